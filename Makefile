@@ -1,0 +1,51 @@
+# AITOP: `make run` serves the site, `make test` runs the checks. Both set up
+# .venv (Python 3.13) and the database first, on a fresh clone as on an old one.
+
+PYTHON ?= $(shell command -v python3.13 2>/dev/null || echo python3)
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+# Management commands run by these targets are for development: DEBUG on
+# unless the caller says otherwise.
+MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
+
+.PHONY: run test setup worker lint format messages clean
+
+run: setup
+	$(MANAGE) load_demo
+	$(MANAGE) runserver 127.0.0.1:8000
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# One background worker for fetches, webhooks and other tasks.
+worker: setup
+	$(MANAGE) db_worker
+
+setup: $(INSTALLED)
+	$(MANAGE) compilemessages --ignore=$(VENV) --verbosity=0
+	$(MANAGE) migrate --noinput --verbosity=1
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 13) else "AITOP needs Python 3.13; set PYTHON=/path/to/python3.13")'
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(INSTALLED)
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(INSTALLED)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Refresh the .po files after changing user-facing strings.
+messages: $(INSTALLED)
+	$(MANAGE) makemessages --locale=zh_Hans --locale=en --ignore=$(VENV) --no-obsolete
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,208 @@
+"""AITOP settings: one file, every deployment difference read from the environment.
+
+Development and production differ only by environment variables; README.md
+lists them. Helpers in aitop.env fail loudly, naming the variable.
+"""
+
+import zoneinfo
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from aitop.env import cache_from_url, env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off: export SECRET_KEY to a long random "
+            "string (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    # Development only: a fixed key so sessions survive a restart of `make run`.
+    SECRET_KEY = "django-insecure-aitop-development-only"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# Behind a TLS-terminating proxy (the production layout in README.md).
+if env_bool("BEHIND_HTTPS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+X_FRAME_OPTIONS = "DENY"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Lets `runserver` serve static files the way whitenoise does in production.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "taggit",
+    "django_tasks_db",
+    "feed",
+    "editorial",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "aitop.urls"
+WSGI_APPLICATION = "aitop.wsgi.application"
+ASGI_APPLICATION = "aitop.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+# Database: SQLite in the project folder unless DATABASE_URL says otherwise.
+def _database(url: str) -> dict:
+    try:
+        config = dj_database_url.parse(url, conn_health_checks=True)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
+    engine = config["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {
+            # BEGIN IMMEDIATE takes the write lock up front, so a worker and the
+            # web process queue for it instead of failing with "database is locked".
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    elif engine == "django.db.backends.postgresql":
+        if env_bool("DATABASE_POOL", True):
+            # Django's psycopg 3 pool; persistent connections must then be off.
+            config["CONN_MAX_AGE"] = 0
+            config.setdefault("OPTIONS", {})["pool"] = {
+                "min_size": env_int("DATABASE_POOL_MIN", 1),
+                "max_size": env_int("DATABASE_POOL_MAX", 10),
+            }
+    else:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."
+        )
+    return config
+
+
+DATABASES = {
+    "default": _database(env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": cache_from_url("CACHE_URL", env_str("CACHE_URL") or "locmem://aitop")}
+
+# Background work: Django's tasks framework. The database backend (a queue in
+# our own database, drained by `manage.py db_worker`) unless TASKS_BACKEND says
+# "immediate" (run on enqueue: the tests) or "dummy" (record, never run).
+_TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    "dummy": "django.tasks.backends.dummy.DummyBackend",
+}
+_task_backend = env_str("TASKS_BACKEND", "database")
+if _task_backend not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(
+        f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}, not {_task_backend!r}."
+    )
+TASKS = {
+    "default": {
+        "BACKEND": _TASK_BACKENDS[_task_backend],
+        "QUEUES": ["default"],
+    }
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Languages: Chinese first, English by choice.
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+
+TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(
+        f"TIME_ZONE must be an IANA zone name such as Asia/Shanghai, not {TIME_ZONE!r}."
+    ) from None
+USE_TZ = True
+
+# Static files: our own stylesheet, served by whitenoise (no CDN).
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Hashed, compressed files (production) need `collectstatic`; development and
+# the tests serve the files as they are, straight from static/.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage",
+    },
+}
+if not STATIC_MANIFEST:
+    WHITENOISE_USE_FINDERS = True
+    WHITENOISE_AUTOREFRESH = True
+
+LOGIN_URL = "admin:login"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+    },
+}
+
+# AITOP's own settings.
+AITOP_SITE_NAME = "AITOP"
+# How many items the stream shows at most on one page (whole days are kept).
+AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 60)
+# Our few overrides of Django's date formats (see aitop/formats/).
+FORMAT_MODULE_PATH = ["aitop.formats"]

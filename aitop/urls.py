@@ -1,0 +1,10 @@
+"""AITOP's URLs: the public site at the root, the admin under /admin/."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("feed.urls")),
+]

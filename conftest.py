@@ -1,0 +1,25 @@
+"""Test-wide environment, set before Django reads its settings.
+
+The suite runs with DEBUG off, like production; only the values a test run
+cannot get from a real environment are given defaults here.
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aitop.settings")
+os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+# Tasks run the moment they are enqueued, inside the test's transaction.
+os.environ.setdefault("TASKS_BACKEND", "immediate")
+# Static files straight from static/, without `collectstatic`.
+os.environ.setdefault("STATIC_MANIFEST", "0")
+# Playwright's sync API runs an event loop in the test thread; the ORM calls
+# that the tests make around it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_configure(config):
+    # Load the settings now, so pytest-django's own set-up (which runs after
+    # this hook) finds Django configured.
+    from django.conf import settings
+
+    settings.INSTALLED_APPS  # noqa: B018

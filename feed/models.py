@@ -1,0 +1,382 @@
+"""Sources, items and their tags: the data every part of AITOP reads."""
+
+import datetime
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+from taggit.managers import TaggableManager
+from taggit.models import Tag, TaggedItemBase
+
+
+class Kind(models.TextChoices):
+    """What sort of publication an item is; the stream's first row of tabs."""
+
+    BLOG = "blog", _("Blog")
+    NEWS = "news", _("News")
+    TWEET = "tweet", _("Tweet")
+    PAPER = "paper", _("Paper")
+
+
+class Category(models.TextChoices):
+    """What an item is about; the stream's second row of tabs."""
+
+    MODEL = "model", _("AI models")
+    PRODUCT = "product", _("AI products")
+    INDUSTRY = "industry", _("Industry")
+    PAPER = "paper", _("Papers")
+    TIP = "tip", _("Tips")
+
+
+class TaggedSource(TaggedItemBase):
+    """A source's default tag; every item fetched from it starts with these."""
+
+    content_object = models.ForeignKey(
+        "Source", on_delete=models.CASCADE, related_name="tagged_sources"
+    )
+
+    class Meta:
+        verbose_name = _("default tag of a source")
+        verbose_name_plural = _("default tags of sources")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["content_object", "tag"], name="taggedsource_unique_tag_per_source"
+            ),
+        ]
+
+
+class Source(models.Model):
+    """A place items come from: a feed we fetch, or a name for items added by hand.
+
+    Fetch state (ETag, Last-Modified, failures, next fetch, lease) is kept on
+    the row itself: the scheduler picks due sources with one indexed query and
+    a worker claims one by a conditional UPDATE of its lease.
+    """
+
+    class Status(models.TextChoices):
+        """How the last fetch ended."""
+
+        OK = "ok", _("OK")
+        NOT_MODIFIED = "not_modified", _("Not modified")
+        PARTIAL = "partial", _("Imported with warnings")
+        FAILED = "failed", _("Failed")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=100, unique=True, allow_unicode=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.BLOG)
+    homepage_url = models.URLField(_("homepage URL"), max_length=1000, blank=True)
+    feed_url = models.URLField(
+        _("feed URL"),
+        max_length=1000,
+        blank=True,
+        help_text=_("RSS, Atom, arXiv, GitHub Atom or JSON Feed. Empty for hand-made items."),
+    )
+    handle = models.CharField(
+        _("handle"), max_length=100, blank=True, help_text=_("For example @ClementDelangue.")
+    )
+    default_category = models.CharField(
+        _("default category"), max_length=10, choices=Category.choices, blank=True
+    )
+    default_tags = TaggableManager(
+        verbose_name=_("default tags"),
+        through=TaggedSource,
+        blank=True,
+        related_name="default_for_sources",
+    )
+    weight = models.PositiveSmallIntegerField(
+        _("weight"),
+        default=50,
+        help_text=_("0–100: how much this source counts towards an item's heat."),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    fetch_interval = models.DurationField(_("fetch interval"), default=datetime.timedelta(hours=1))
+
+    # Fetch state, written by ingestion.
+    etag = models.CharField(_("ETag"), max_length=500, blank=True)
+    last_modified = models.CharField(_("Last-Modified"), max_length=100, blank=True)
+    last_fetched_at = models.DateTimeField(_("last fetched"), null=True, blank=True)
+    last_status = models.CharField(
+        _("last status"), max_length=20, choices=Status.choices, blank=True
+    )
+    last_http_status = models.PositiveSmallIntegerField(
+        _("last HTTP status"), null=True, blank=True
+    )
+    consecutive_failures = models.PositiveIntegerField(_("consecutive failures"), default=0)
+    next_fetch_at = models.DateTimeField(_("next fetch"), null=True, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
+    last_warning = models.TextField(_("last warning"), blank=True)
+    # A worker holds a source while it fetches it; an expired lease is free again,
+    # so a worker killed mid-fetch never keeps a source from being fetched.
+    lease_owner = models.CharField(_("lease owner"), max_length=100, blank=True)
+    lease_expires_at = models.DateTimeField(_("lease expires"), null=True, blank=True)
+
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("source")
+        verbose_name_plural = _("sources")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(weight__gte=0, weight__lte=100), name="source_weight_0_100"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="source_kind_valid"),
+        ]
+        indexes = [
+            # The scheduler: "active sources whose next fetch has come".
+            models.Index(
+                fields=["next_fetch_at"],
+                condition=Q(is_active=True),
+                name="source_due_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name, allow_unicode=True)[:100]
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return f"{reverse('feed:stream')}?source={self.slug}"
+
+
+class TaggedItem(TaggedItemBase):
+    """An item's tag, with a real foreign key (no generic relation) so tag
+    filters and facets are plain indexed joins."""
+
+    # Neither key gets an index of its own: the unique constraint leads with the
+    # item and the named index below leads with the tag.
+    content_object = models.ForeignKey(
+        "Item", on_delete=models.CASCADE, related_name="tagged_items", db_index=False
+    )
+    tag = models.ForeignKey(
+        Tag, on_delete=models.CASCADE, related_name="feed_taggeditem_items", db_index=False
+    )
+
+    class Meta:
+        verbose_name = _("tag of an item")
+        verbose_name_plural = _("tags of items")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["content_object", "tag"], name="taggeditem_unique_tag_per_item"
+            ),
+        ]
+        indexes = [
+            # Tag filter and facets go from the tag to its items.
+            models.Index(fields=["tag", "content_object"], name="taggeditem_tag_item_idx"),
+        ]
+
+
+# The one definition of which statuses a reader may ever see. Kept as one Q so
+# the partial indexes below and `ItemQuerySet.visible()` compile to the same SQL.
+PUBLIC_STATUSES = ("published", "featured")
+PUBLIC_Q = Q(status__in=PUBLIC_STATUSES)
+
+
+class ItemQuerySet(models.QuerySet):
+    """Named states of items; public code starts from `visible()`."""
+
+    def visible(self, *, now: datetime.datetime | None = None) -> "ItemQuerySet":
+        """What a reader may see: published or featured, publish time come."""
+        return self.filter(PUBLIC_Q, published_at__lte=now or timezone.now())
+
+    def drafts(self) -> "ItemQuerySet":
+        return self.filter(status=Item.Status.DRAFT)
+
+    def featured(self) -> "ItemQuerySet":
+        return self.filter(status=Item.Status.FEATURED)
+
+    def scheduled(self, *, now: datetime.datetime | None = None) -> "ItemQuerySet":
+        """Published or featured, but not yet due."""
+        return self.filter(PUBLIC_Q, published_at__gt=now or timezone.now())
+
+    def on_day(self, day: datetime.date, *, tz: zoneinfo.ZoneInfo | None = None) -> "ItemQuerySet":
+        """Items published on `day` in the site's time zone (or `tz`)."""
+        tz = tz or timezone.get_current_timezone()
+        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=tz)
+        return self.filter(
+            published_at__gte=start, published_at__lt=start + datetime.timedelta(days=1)
+        )
+
+    def tagged(self, *slugs: str) -> "ItemQuerySet":
+        """Items carrying every one of the given tag slugs."""
+        queryset = self
+        for slug in slugs:
+            queryset = queryset.filter(tagged_items__tag__slug=slug)
+        return queryset
+
+    def newest_first(self) -> "ItemQuerySet":
+        return self.order_by("-published_at", "-id")
+
+    def for_cards(self) -> "ItemQuerySet":
+        """Everything an item card shows, fetched in a fixed number of queries."""
+        return self.select_related("source").prefetch_related("tags")
+
+
+class Item(models.Model):
+    """One story: a post, an article, a tweet or a paper, and its review state.
+
+    The canonical URL is unique across all sources: the same story reached
+    through two feeds is one item. The guid is unique only within its source,
+    because feeds choose guids freely and two feeds may reuse the same one.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        FEATURED = "featured", _("Featured")
+        REJECTED = "rejected", _("Rejected")
+
+    # Indexed by item_source_published_idx, which leads with the source.
+    source = models.ForeignKey(
+        Source,
+        verbose_name=_("source"),
+        on_delete=models.PROTECT,
+        related_name="items",
+        db_index=False,
+    )
+    title = models.CharField(_("title"), max_length=500)
+    url = models.URLField(_("original URL"), max_length=2000, unique=True)
+    guid = models.CharField(_("guid"), max_length=500, blank=True)
+    authors = models.CharField(_("authors"), max_length=1000, blank=True)
+    original_published_at = models.DateTimeField(_("originally published"), null=True, blank=True)
+    summary = models.TextField(_("summary"), blank=True)
+    recommendation = models.TextField(
+        _("why it matters"), blank=True, help_text=_("One sentence aimed at a reader.")
+    )
+    body = models.TextField(
+        _("body excerpt"), blank=True, help_text=_("Sanitised HTML taken from the feed.")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    category = models.CharField(_("category"), max_length=10, choices=Category.choices, blank=True)
+    tags = TaggableManager(verbose_name=_("tags"), through=TaggedItem, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    heat = models.PositiveSmallIntegerField(_("heat"), default=0, help_text=_("0–100."))
+    published_at = models.DateTimeField(
+        _("publish time"),
+        null=True,
+        blank=True,
+        help_text=_("When readers may see it. A time in the future schedules it."),
+    )
+    clicks = models.PositiveIntegerField(_("clicks"), default=0)
+    # The same story from other sources shares a key (set by ingestion or by hand).
+    cluster_key = models.CharField(_("story key"), max_length=64, blank=True)
+
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reviewed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reviewed_items",
+    )
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("submitted by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="submitted_items",
+    )
+    # Names of the fields an editor has changed; ingestion leaves those alone.
+    edited_fields = models.JSONField(_("fields edited by hand"), default=list, blank=True)
+    fetched_at = models.DateTimeField(_("last seen in its feed"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Bumped by every write that goes through the workflow or an editor's form;
+    # a save that read an older version is refused instead of overwriting.
+    version = models.PositiveIntegerField(_("version"), default=1)
+
+    objects = ItemQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
+        permissions = [
+            ("publish_item", _("Can publish items")),
+            ("feature_item", _("Can feature items")),
+            ("unfeature_item", _("Can unfeature items")),
+            ("reject_item", _("Can reject items")),
+            ("restore_item", _("Can restore rejected items")),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "guid"],
+                condition=~Q(guid=""),
+                name="item_unique_guid_per_source",
+            ),
+            models.CheckConstraint(condition=Q(heat__gte=0, heat__lte=100), name="item_heat_0_100"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "published", "featured", "rejected"]),
+                name="item_status_valid",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="item_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(category="") | Q(category__in=Category.values),
+                name="item_category_valid",
+            ),
+            # A public item must say from when it is public.
+            models.CheckConstraint(
+                condition=~PUBLIC_Q | Q(published_at__isnull=False),
+                name="item_public_has_publish_time",
+            ),
+        ]
+        indexes = [
+            # The stream: visible items, newest first (and "before this day").
+            models.Index(
+                models.F("published_at").desc(),
+                models.F("id").desc(),
+                condition=PUBLIC_Q,
+                name="item_public_stream_idx",
+            ),
+            # The kind and category tabs over the same stream.
+            models.Index(
+                "kind",
+                models.F("published_at").desc(),
+                condition=PUBLIC_Q,
+                name="item_public_kind_idx",
+            ),
+            models.Index(
+                "category",
+                models.F("published_at").desc(),
+                condition=PUBLIC_Q,
+                name="item_public_category_idx",
+            ),
+            # A source's stream and its counts.
+            models.Index(
+                "source", models.F("published_at").desc(), name="item_source_published_idx"
+            ),
+            # The review queue: items of one status, newest first.
+            models.Index("status", models.F("created_at").desc(), name="item_status_created_idx"),
+            # "Other items that look like the same story".
+            models.Index(
+                fields=["cluster_key"], condition=~Q(cluster_key=""), name="item_cluster_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("feed:item-detail", kwargs={"pk": self.pk, "slug": self.slug})
+
+    @property
+    def is_featured(self) -> bool:
+        return self.status == self.Status.FEATURED
+
+    @property
+    def slug(self) -> str:
+        """A readable URL segment; the id alone identifies the item."""
+        return slugify(self.title, allow_unicode=True)[:80] or "item"
