@@ -1,4 +1,4 @@
-"""AITOP's URLs: the public site at the root, the admin under /admin/."""
+"""AITOP's URLs: the public site at the root, the admin under /admin/, the API under /api/."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -6,5 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("api.urls")),
     path("", include("feed.urls")),
 ]
