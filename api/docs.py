@@ -95,7 +95,8 @@ ITEM_EXAMPLE = {
 }
 
 
-def _error(description: str, example: dict) -> OpenApiResponse:
+def error_response(description: str, example: dict) -> OpenApiResponse:
+    """A documented 4xx answer in the `Error` shape, with its example."""
     return OpenApiResponse(
         response=ErrorSerializer,
         description=description,
@@ -103,7 +104,7 @@ def _error(description: str, example: dict) -> OpenApiResponse:
     )
 
 
-DUPLICATE = _error(
+DUPLICATE = error_response(
     "An item with this (canonical) URL exists already; `existing_id` names it.",
     {
         "status": 409,
@@ -113,7 +114,7 @@ DUPLICATE = _error(
         "existing_id": 17,
     },
 )
-STALE = _error(
+STALE = error_response(
     "Someone saved the item after the version you sent; nothing was changed.",
     {
         "status": 409,
@@ -124,7 +125,7 @@ STALE = _error(
         "changed_fields": ["title"],
     },
 )
-INVALID = _error(
+INVALID = error_response(
     "A field is wrong; `fields` says which and why.",
     {
         "status": 400,
@@ -133,7 +134,7 @@ INVALID = _error(
         "fields": {"title": ["This field is required."], "url": ["Enter a valid URL."]},
     },
 )
-NOT_PERMITTED = _error(
+NOT_PERMITTED = error_response(
     "The token's user may not make this move.",
     {
         "status": 403,
@@ -142,7 +143,7 @@ NOT_PERMITTED = _error(
         "fields": {},
     },
 )
-NOT_ALLOWED = _error(
+NOT_ALLOWED = error_response(
     "The item's status does not allow this move (or someone moved it meanwhile).",
     {
         "status": 409,

@@ -1,10 +1,10 @@
 """The API's URLs: /api/v1/… for data, /api/schema/, /api/docs/ and /api/redoc/ to read about it."""
 
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from api import errors
+from api.views.base import RedocView, SchemaView, SwaggerView
 from api.views.sources import SourceViewSet
 
 app_name = "api"
@@ -14,9 +14,9 @@ router.register("sources", SourceViewSet, basename="source")
 
 urlpatterns = [
     path("v1/", include(router.urls)),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("schema/", SchemaView.as_view(), name="schema"),
+    path("docs/", SwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", RedocView.as_view(url_name="api:schema"), name="redoc"),
     # Anything else under /api/ is a 404 in the API's error shape, not an HTML page.
     re_path(r"^.*$", errors.not_found),
 ]

@@ -5,10 +5,10 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 
+from api.docs import error_response
 from api.errors import Conflict
 from api.pagination import Key
 from api.params import body_check
-from api.serializers.errors import ErrorSerializer
 from api.serializers.sources import SourceSerializer
 from api.views.base import CheckedParametersMixin
 from feed.models import Source
@@ -49,7 +49,18 @@ SOURCE_EXAMPLE = {
         summary="Delete a source",
         description="Needs `feed.delete_source`. A source that has items cannot be deleted "
         "(409): deactivate it instead.",
-        responses={204: None, 409: ErrorSerializer},
+        responses={
+            204: None,
+            409: error_response(
+                "The source has items.",
+                {
+                    "status": 409,
+                    "code": "has_items",
+                    "message": "“Lab blog” has items, so it cannot be deleted; deactivate it.",
+                    "fields": {},
+                },
+            ),
+        },
     ),
 )
 class SourceViewSet(

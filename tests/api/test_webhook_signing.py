@@ -25,8 +25,6 @@ def test_receiver_refuses_another_secret_a_changed_body_or_an_old_signature():
     header = signature_header(secret="s3cret", body=BODY, timestamp=1_780_000_000)
 
     assert not signature_verify(secret="other", body=BODY, header=header, now=1_780_000_000)
-    assert not signature_verify(
-        secret="s3cret", body=BODY + b" ", header=header, now=1_780_000_000
-    )
+    assert not signature_verify(secret="s3cret", body=BODY + b" ", header=header, now=1_780_000_000)
     assert not signature_verify(secret="s3cret", body=BODY, header=header, now=1_780_000_301)
     assert not signature_verify(secret="s3cret", body=BODY, header="garbage", now=1_780_000_000)
