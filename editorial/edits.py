@@ -113,7 +113,7 @@ def edit_conflict(current: Item) -> EditConflict:
         when = last.at
         fields = list(last.changed_fields) if last.action == LogAction.EDIT else []
         what = (
-            _("%(action)s it") % {"action": last.get_action_display()}
+            _("%(action)s it") % {"action": str(last.get_action_display()).lower()}
             if last.action != LogAction.EDIT
             else _("changed %(fields)s") % {"fields": _field_labels(fields)}
         )
