@@ -366,8 +366,10 @@ class ItemAdmin(admin.ModelAdmin):
         obj.refresh_from_db()
 
     def save_related(self, request, form, formsets, change):
-        # Tags were saved by item_edit / item_create with the other fields, and
-        # the history is read-only; what is left is the button's move, if any.
+        # Tags were saved by item_edit / item_create with the other fields, so
+        # no form.save_m2m(); the history inline is read-only and saves nothing.
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
         for button, action in SAVE_AND.items():
             if button in request.POST:
                 self._save_and_move(request, form.instance, action, form.cleaned_data)
