@@ -104,13 +104,13 @@ class ItemAdmin(admin.ModelAdmin):
         "original_link",
         "status_label",
         "published_at",
-        "reviewed_by",
+        "reviewer",
         "reviewed_at",
         "preview_links",
         "guid",
         "original_published_at",
         "fetched_at",
-        "submitted_by",
+        "submitter",
         "clicks",
         "edited_fields",
         "created_at",
@@ -136,6 +136,7 @@ class ItemAdmin(admin.ModelAdmin):
         return (
             super()
             .get_queryset(request)
+            .select_related("source", "reviewed_by", "submitted_by")
             .annotate(
                 same_story_count=Coalesce(Subquery(others, output_field=IntegerField()), Value(0))
             )
@@ -263,7 +264,7 @@ class ItemAdmin(admin.ModelAdmin):
         workflow_fields = ["status_label", "published_at"]
         if self._may_put_online(request):
             workflow_fields.append("publish_at")
-        workflow_fields += ["reviewed_by", "reviewed_at", "preview_links", "expected_version"]
+        workflow_fields += ["reviewer", "reviewed_at", "preview_links", "expected_version"]
         return [
             (
                 _("Content"),
@@ -289,7 +290,7 @@ class ItemAdmin(admin.ModelAdmin):
                         "guid",
                         "original_published_at",
                         "fetched_at",
-                        "submitted_by",
+                        "submitter",
                         "clicks",
                         "edited_fields",
                         "created_at",
@@ -308,6 +309,15 @@ class ItemAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', item.url, item.url
         )
+
+    # Names, not links: editors may not open the user admin.
+    @admin.display(description=gettext_lazy("reviewed by"))
+    def reviewer(self, item: Item) -> str:
+        return item.reviewed_by.get_username() if item.reviewed_by else "–"
+
+    @admin.display(description=gettext_lazy("submitted by"))
+    def submitter(self, item: Item) -> str:
+        return item.submitted_by.get_username() if item.submitted_by else "–"
 
     @admin.display(description=gettext_lazy("preview"))
     def preview_links(self, item: Item) -> str:

@@ -222,6 +222,20 @@ def test_save_as_new_of_a_published_item_makes_a_draft(client):
     assert item_state(original) == before
 
 
+def test_a_nul_byte_in_a_field_is_a_form_error_not_a_server_error(client):
+    item = make_item(status="draft", title="Clean")
+    client.force_login(make_editor())
+    before = item_state(item)
+
+    response = client.post(
+        change_url(item), form_data(client, item, title="Bad\x00title", tags=["ok", "b\x00d"])
+    )
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors.keys() == {"title", "tags"}
+    assert item_state(item) == before
+
+
 # --- concurrent edits ------------------------------------------------------------------
 
 
