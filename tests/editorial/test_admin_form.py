@@ -385,3 +385,16 @@ def test_tag_suggestions_need_change_permission_and_refuse_nul(client):
 
     client.force_login(make_editor())
     assert client.get("/admin/feed/item/tags/autocomplete/?term=%00").status_code == 400
+
+
+def test_staff_who_may_only_view_see_the_item_read_only(client):
+    item = make_item(status="draft", title="Look, don't touch")
+    client.force_login(make_user(is_staff=True, perms=["feed.view_item"]))
+
+    response = client.get(change_url(item))
+
+    assert response.status_code == 200
+    assert 'name="title"' not in response.text
+    assert submit_buttons(response.text) == set()
+    assert client.post(change_url(item), {"title": "Touched"}).status_code == 403
+    assert Item.objects.get(pk=item.pk).title == "Look, don't touch"
