@@ -6,5 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Staff-only pages outside the admin (the preview of drafts).
+    path("editorial/", include("editorial.urls")),
     path("", include("feed.urls")),
 ]
