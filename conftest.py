@@ -23,3 +23,6 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.INSTALLED_APPS  # noqa: B018
+    # Hashing a password the production way takes over a second on a small
+    # machine, and the editorial tests make a user in almost every test.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,5 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("api.urls")),
+    # Staff-only pages outside the admin (the preview of drafts).
+    path("editorial/", include("editorial.urls")),
     path("", include("feed.urls")),
 ]

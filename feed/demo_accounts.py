@@ -1,5 +1,6 @@
 """Demo logins for a development install, so a newcomer can open the admin at once."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -16,9 +17,19 @@ class DemoLogin:
 
 DEMO_ADMIN = ("admin", "aitop-demo-admin")
 
+# Other apps add their demo logins here (editorial: the editor and the chief
+# editor), so this module needs to know nothing about their roles.
+_providers: list[Callable[[], list["DemoLogin"]]] = []
+
+
+def demo_logins_register(provider: Callable[[], list["DemoLogin"]]) -> None:
+    """Have `demo_accounts_ensure` also create (and report) the logins `provider` makes."""
+    if provider not in _providers:
+        _providers.append(provider)
+
 
 def demo_accounts_ensure() -> list[DemoLogin]:
-    """Make sure the demo admin exists; never reset a password someone changed."""
+    """Make sure the demo logins exist; never reset a password someone changed."""
     User = get_user_model()
     username, password = DEMO_ADMIN
     user, created = User.objects.get_or_create(
@@ -27,7 +38,7 @@ def demo_accounts_ensure() -> list[DemoLogin]:
     if created:
         user.set_password(password)
         user.save(update_fields=["password"])
-    return [
+    logins = [
         DemoLogin(
             role="admin",
             username=username,
@@ -35,3 +46,6 @@ def demo_accounts_ensure() -> list[DemoLogin]:
             password_works=user.check_password(password),
         )
     ]
+    for provider in _providers:
+        logins.extend(provider())
+    return logins

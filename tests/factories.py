@@ -56,3 +56,27 @@ def make_user(*, perms: list[str] = (), **kwargs):
             Permission.objects.get(content_type__app_label=app_label, codename=codename)
         )
     return user
+
+
+def make_staff(*, role: str, **kwargs):
+    """A staff user in one of the editorial groups ("Editors" or "Chief editors")."""
+    from editorial.roles import roles_ensure
+
+    user = make_user(is_staff=True, **kwargs)
+    user.groups.add(roles_ensure()[role])
+    return user
+
+
+def make_editor(**kwargs):
+    """An editor: corrects items and sources, moves nothing onto the site."""
+    return make_staff(role="Editors", **kwargs)
+
+
+def make_chief_editor(**kwargs):
+    """A chief editor: an editor who may also publish, feature, reject and restore."""
+    return make_staff(role="Chief editors", **kwargs)
+
+
+def make_superuser(**kwargs):
+    kwargs.setdefault("username", f"super{next(_counter)}")
+    return get_user_model().objects.create_superuser(password="a-long-test-password", **kwargs)

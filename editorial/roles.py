@@ -1,0 +1,53 @@
+"""The two editorial roles as auth groups, and what each may do."""
+
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
+
+EDITORS = "Editors"
+CHIEF_EDITORS = "Chief editors"
+
+#: Editors prepare: they correct items and sources but move nothing onto the site.
+EDITOR_PERMISSIONS = (
+    "feed.view_item",
+    "feed.add_item",
+    "feed.change_item",
+    "feed.view_source",
+    "feed.add_source",
+    "feed.change_source",
+    "editorial.view_itemlogentry",
+)
+#: Chief editors decide what readers see.
+CHIEF_EDITOR_PERMISSIONS = (
+    *EDITOR_PERMISSIONS,
+    "feed.publish_item",
+    "feed.feature_item",
+    "feed.unfeature_item",
+    "feed.reject_item",
+    "feed.restore_item",
+)
+ROLES: dict[str, tuple[str, ...]] = {
+    EDITORS: EDITOR_PERMISSIONS,
+    CHIEF_EDITORS: CHIEF_EDITOR_PERMISSIONS,
+}
+
+
+def permissions_named(names: tuple[str, ...]) -> list[Permission]:
+    """The Permission rows for "app_label.codename" names."""
+    query = Q(pk__in=[])
+    for name in names:
+        app_label, codename = name.split(".")
+        query |= Q(content_type__app_label=app_label, codename=codename)
+    found = list(Permission.objects.filter(query))
+    if len(found) != len(names):
+        raise LookupError(f"missing permissions among {names}: run `manage.py migrate`")
+    return found
+
+
+def roles_ensure() -> dict[str, Group]:
+    """Make sure both groups exist with at least their permissions; keep any added by hand."""
+    groups = {}
+    for name, perms in ROLES.items():
+        group, _created = Group.objects.get_or_create(name=name)
+        group.permissions.add(*permissions_named(perms))
+        groups[name] = group
+    return groups
