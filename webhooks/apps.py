@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class WebhooksConfig(AppConfig):
     name = "webhooks"
     verbose_name = _("Webhooks")
+
+    def ready(self):
+        from webhooks.receivers import connect
+
+        connect()

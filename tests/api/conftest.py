@@ -32,21 +32,3 @@ def token_client():
         return client
 
     return make
-
-
-@pytest.fixture
-def role_user(db):
-    """Make a user in one of the editorial roles ("Editors", "Chief editors"), or none."""
-    from django.contrib.auth.models import Group
-    from editorial.roles import roles_ensure
-
-    from tests.factories import make_user
-
-    def make(role: str | None = None, **kwargs):
-        user = make_user(**kwargs)
-        if role:
-            roles_ensure()
-            user.groups.add(Group.objects.get(name=role))
-        return user
-
-    return make

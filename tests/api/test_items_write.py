@@ -1,10 +1,9 @@
 """Writing items: submissions land as drafts, edits check the version, moves use the workflow."""
 
 import pytest
-from editorial.roles import CHIEF_EDITORS, EDITORS
 
 from feed.models import Item
-from tests.factories import make_item, make_source
+from tests.factories import make_chief_editor, make_editor, make_item, make_source, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +22,8 @@ def lab(db):
     return make_source(name="Lab", slug="lab", kind="blog")
 
 
-def test_editor_token_submits_an_item_that_lands_as_a_draft(token_client, role_user, lab, api):
-    editor = role_user(EDITORS)
+def test_editor_token_submits_an_item_that_lands_as_a_draft(token_client, lab, api):
+    editor = make_editor()
 
     response = token_client(editor).post("/api/v1/items/", SUBMISSION, format="json")
 
@@ -43,10 +42,10 @@ def test_editor_token_submits_an_item_that_lands_as_a_draft(token_client, role_u
     assert api.get("/api/v1/items/").json()["results"] == []
 
 
-def test_submitting_a_url_that_exists_is_a_409_naming_the_item(token_client, role_user, lab):
+def test_submitting_a_url_that_exists_is_a_409_naming_the_item(token_client, lab):
     existing = make_item(source=lab, url="https://lab.example/posts/new-model")
 
-    response = token_client(role_user(EDITORS)).post("/api/v1/items/", SUBMISSION, format="json")
+    response = token_client(make_editor()).post("/api/v1/items/", SUBMISSION, format="json")
 
     assert response.status_code == 409
     assert response.json() == {
@@ -59,8 +58,8 @@ def test_submitting_a_url_that_exists_is_a_409_naming_the_item(token_client, rol
     assert Item.objects.count() == 1
 
 
-def test_bad_fields_are_a_400_with_a_message_for_each(token_client, role_user, lab):
-    response = token_client(role_user(EDITORS)).post(
+def test_bad_fields_are_a_400_with_a_message_for_each(token_client, lab):
+    response = token_client(make_editor()).post(
         "/api/v1/items/",
         {"source": "nowhere", "url": "not a url", "kind": "podcast", "heat": 300},
         format="json",
@@ -74,8 +73,8 @@ def test_bad_fields_are_a_400_with_a_message_for_each(token_client, role_user, l
     assert Item.objects.count() == 0
 
 
-def test_status_cannot_be_set_by_a_submission(token_client, role_user, lab):
-    response = token_client(role_user(EDITORS)).post(
+def test_status_cannot_be_set_by_a_submission(token_client, lab):
+    response = token_client(make_editor()).post(
         "/api/v1/items/", {**SUBMISSION, "status": "published"}, format="json"
     )
 
@@ -84,8 +83,8 @@ def test_status_cannot_be_set_by_a_submission(token_client, role_user, lab):
     assert Item.objects.count() == 0
 
 
-def test_missing_fields_are_named(token_client, role_user, lab):
-    response = token_client(role_user(EDITORS)).post("/api/v1/items/", {}, format="json")
+def test_missing_fields_are_named(token_client, lab):
+    response = token_client(make_editor()).post("/api/v1/items/", {}, format="json")
 
     assert response.status_code == 400
     assert response.json()["fields"] == {
@@ -95,9 +94,9 @@ def test_missing_fields_are_named(token_client, role_user, lab):
     }
 
 
-def test_patch_with_the_version_read_changes_the_item(token_client, role_user, lab):
+def test_patch_with_the_version_read_changes_the_item(token_client, lab):
     item = make_item(source=lab, title="Old title", status="draft")
-    client = token_client(role_user(EDITORS))
+    client = token_client(make_editor())
     version = client.get(f"/api/v1/items/{item.pk}/").json()["version"]
 
     response = client.patch(
@@ -111,9 +110,9 @@ def test_patch_with_the_version_read_changes_the_item(token_client, role_user, l
     assert item.title == "New title"
 
 
-def test_patch_with_a_stale_version_is_a_409_and_changes_nothing(token_client, role_user, lab):
+def test_patch_with_a_stale_version_is_a_409_and_changes_nothing(token_client, lab):
     item = make_item(source=lab, title="Old title", status="draft")
-    first, second = token_client(role_user(EDITORS)), token_client(role_user(EDITORS))
+    first, second = token_client(make_editor()), token_client(make_editor())
     first.patch(f"/api/v1/items/{item.pk}/", {"version": 1, "title": "First"}, format="json")
 
     response = second.patch(
@@ -129,10 +128,10 @@ def test_patch_with_a_stale_version_is_a_409_and_changes_nothing(token_client, r
     assert (item.title, item.summary) == ("First", "")
 
 
-def test_patch_needs_the_version(token_client, role_user, lab):
+def test_patch_needs_the_version(token_client, lab):
     item = make_item(source=lab)
 
-    response = token_client(role_user(EDITORS)).patch(
+    response = token_client(make_editor()).patch(
         f"/api/v1/items/{item.pk}/", {"title": "x"}, format="json"
     )
 
@@ -140,11 +139,11 @@ def test_patch_needs_the_version(token_client, role_user, lab):
     assert response.json()["fields"] == {"version": ["This field is required."]}
 
 
-def test_patch_to_another_items_url_is_a_409(token_client, role_user, lab):
+def test_patch_to_another_items_url_is_a_409(token_client, lab):
     other = make_item(source=lab, url="https://lab.example/a")
     item = make_item(source=lab, url="https://lab.example/b")
 
-    response = token_client(role_user(EDITORS)).patch(
+    response = token_client(make_editor()).patch(
         f"/api/v1/items/{item.pk}/", {"version": 1, "url": "https://lab.example/a"}, format="json"
     )
 
@@ -174,13 +173,13 @@ def test_anonymous_callers_may_not_move_items(api, move):
     assert item.status == start
 
 
-@pytest.mark.parametrize("role", [None, EDITORS])
+@pytest.mark.parametrize("make_caller", [make_user, make_editor], ids=["reader", "editor"])
 @pytest.mark.parametrize("move", MOVES)
-def test_readers_and_editors_are_refused_moves_with_the_reason(token_client, role_user, role, move):
+def test_readers_and_editors_are_refused_moves_with_the_reason(token_client, make_caller, move):
     start, body, _ = MOVES[move]
     item = make_item(status=start)
 
-    response = token_client(role_user(role)).post(
+    response = token_client(make_caller()).post(
         f"/api/v1/items/{item.pk}/{move}/", body, format="json"
     )
 
@@ -191,11 +190,11 @@ def test_readers_and_editors_are_refused_moves_with_the_reason(token_client, rol
 
 
 @pytest.mark.parametrize("move", MOVES)
-def test_chief_editor_makes_every_move(token_client, role_user, move):
+def test_chief_editor_makes_every_move(token_client, move):
     start, body, end = MOVES[move]
     item = make_item(status=start)
 
-    response = token_client(role_user(CHIEF_EDITORS)).post(
+    response = token_client(make_chief_editor()).post(
         f"/api/v1/items/{item.pk}/{move}/", body, format="json"
     )
 
@@ -214,10 +213,10 @@ def test_chief_editor_makes_every_move(token_client, role_user, move):
         ("feature", "rejected"),
     ],
 )
-def test_a_move_the_status_does_not_allow_is_a_409(token_client, role_user, move, start):
+def test_a_move_the_status_does_not_allow_is_a_409(token_client, move, start):
     item = make_item(status=start)
 
-    response = token_client(role_user(CHIEF_EDITORS)).post(
+    response = token_client(make_chief_editor()).post(
         f"/api/v1/items/{item.pk}/{move}/", {}, format="json"
     )
 
@@ -227,10 +226,10 @@ def test_a_move_the_status_does_not_allow_is_a_409(token_client, role_user, move
     assert item.status == start
 
 
-def test_reject_without_a_reason_is_a_400(token_client, role_user):
+def test_reject_without_a_reason_is_a_400(token_client):
     item = make_item()
 
-    response = token_client(role_user(CHIEF_EDITORS)).post(
+    response = token_client(make_chief_editor()).post(
         f"/api/v1/items/{item.pk}/reject/", {}, format="json"
     )
 
@@ -240,10 +239,10 @@ def test_reject_without_a_reason_is_a_400(token_client, role_user):
     assert item.status == "published"
 
 
-def test_publish_at_a_later_time_schedules_the_item(token_client, role_user, api, clock):
+def test_publish_at_a_later_time_schedules_the_item(token_client, api, clock):
     item = make_item(status="draft")
 
-    response = token_client(role_user(CHIEF_EDITORS)).post(
+    response = token_client(make_chief_editor()).post(
         f"/api/v1/items/{item.pk}/publish/", {"at": "2026-06-21T08:00:00+08:00"}, format="json"
     )
 
@@ -252,7 +251,7 @@ def test_publish_at_a_later_time_schedules_the_item(token_client, role_user, api
     assert api.get(f"/api/v1/items/{item.pk}/").status_code == 404
 
 
-def test_transition_on_a_missing_item_is_a_404_for_a_chief(token_client, role_user):
-    response = token_client(role_user(CHIEF_EDITORS)).post("/api/v1/items/999999/publish/", {})
+def test_transition_on_a_missing_item_is_a_404_for_a_chief(token_client):
+    response = token_client(make_chief_editor()).post("/api/v1/items/999999/publish/", {})
 
     assert response.status_code == 404

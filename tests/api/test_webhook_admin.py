@@ -79,3 +79,27 @@ def test_delivery_log_shows_each_try(admin_client):
     assert page.status_code == 200
     html = page.content.decode()
     assert "502" in html and "HTTP 502" in html
+
+
+def test_an_editor_in_the_webhook_editors_group_registers_a_webhook(client):
+    from django.contrib.auth.models import Group
+
+    from tests.factories import make_editor
+
+    editor = make_editor()
+    editor.groups.add(Group.objects.get(name="Webhook editors"))
+    client.force_login(editor)
+
+    response = client.post(
+        "/admin/webhooks/webhook/add/",
+        {
+            "name": "Bot",
+            "url": "https://hooks.example/",
+            "events": ["item.published"],
+            "secret": "s",
+        },
+    )
+
+    assert response.status_code == 302
+    assert Webhook.objects.get().created_by == editor
+    assert client.get("/admin/webhooks/delivery/").status_code == 200

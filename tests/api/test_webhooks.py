@@ -4,11 +4,10 @@ import datetime
 import json
 
 import pytest
-from editorial.roles import CHIEF_EDITORS
-from editorial.workflow import item_feature, item_publish, item_reject
 
+from editorial.workflow import item_feature, item_publish, item_reject
 from tests.api.receiver import Receiver
-from tests.factories import make_item
+from tests.factories import make_chief_editor, make_item
 from webhooks.delivery import deliveries_enqueue_due
 from webhooks.models import Delivery, Webhook
 from webhooks.signing import signature_verify
@@ -29,8 +28,8 @@ def receiver(settings):
 
 
 @pytest.fixture
-def chief(role_user):
-    return role_user(CHIEF_EDITORS)
+def chief(db):
+    return make_chief_editor()
 
 
 def _hook(url: str, events=("item.published",)) -> Webhook:
