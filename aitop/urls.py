@@ -3,8 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from feed.urls import site_urlpatterns
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    *site_urlpatterns,
     path("", include("feed.urls")),
 ]

@@ -1,0 +1,108 @@
+"""ETag and Last-Modified for public pages and feeds, from one aggregate query.
+
+Every public page is a function of the visible items (and their sources), the
+language, the query string and today's date. One aggregate over the visible
+items changes whenever any of them is published, unpublished, edited,
+featured, re-scored or has its source renamed, so it serves as the validator
+of every page: a 304 costs one query, a 200 one more than the page itself.
+"""
+
+import datetime
+import functools
+import hashlib
+from dataclasses import dataclass
+from importlib import metadata
+
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone, translation
+from django.utils.cache import (
+    get_conditional_response,
+    patch_cache_control,
+    patch_vary_headers,
+)
+from django.utils.http import http_date, quote_etag
+
+from feed.models import Item
+
+try:
+    # A new release may render the same data differently: its pages get new ETags.
+    _RELEASE = metadata.version("aitop")
+except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+    _RELEASE = "dev"
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What the visible items look like right now, in a few numbers."""
+
+    count: int
+    featured: int
+    versions: int
+    heat: int
+    last_modified: datetime.datetime | None
+
+    def token(self) -> str:
+        latest = self.last_modified.isoformat() if self.last_modified else "-"
+        return f"{self.count}:{self.featured}:{self.versions}:{self.heat}:{latest}"
+
+
+def visible_stamp(*, now: datetime.datetime | None = None) -> Stamp:
+    """The validator of every public page, in one query over the visible items."""
+    values = Item.objects.visible(now=now).aggregate(
+        count=Count("id"),
+        featured=Count("id", filter=Q(status=Item.Status.FEATURED)),
+        versions=Sum("version"),
+        heat=Sum("heat"),
+        updated=Max("updated_at"),
+        # A scheduled item becomes visible at its publish time, after its last edit.
+        published=Max("published_at"),
+        source_updated=Max("source__updated_at"),
+    )
+    moments = [values[key] for key in ("updated", "published", "source_updated") if values[key]]
+    return Stamp(
+        count=values["count"],
+        featured=values["featured"],
+        versions=values["versions"] or 0,
+        heat=values["heat"] or 0,
+        last_modified=max(moments) if moments else None,
+    )
+
+
+def page_etag(request, stamp: Stamp) -> str:
+    """A strong ETag for this URL, in this language, today, over this stamp."""
+    parts = [
+        _RELEASE,
+        request.get_full_path(),
+        translation.get_language() or "",
+        # Day headings drop the year in the current year; a new day may change them.
+        timezone.localdate().isoformat(),
+        stamp.token(),
+    ]
+    return quote_etag(hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32])
+
+
+def conditional_on_visible_items(view):
+    """Answer GET/HEAD with 304 when the reader's copy is current; label 200s for next time."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return view(request, *args, **kwargs)
+        stamp = visible_stamp()
+        etag = page_etag(request, stamp)
+        last_modified = int(stamp.last_modified.timestamp()) if stamp.last_modified else None
+        response = get_conditional_response(request, etag=etag, last_modified=last_modified)
+        if response is None:
+            response = view(request, *args, **kwargs)
+            if response.status_code == 200:
+                response.headers.setdefault("ETag", etag)
+                if last_modified is not None:
+                    # Our validator, not the feed framework's newest-item date.
+                    response.headers["Last-Modified"] = http_date(last_modified)
+        # Keep a copy, but ask us before using it: the page changes when the desk does.
+        patch_cache_control(response, no_cache=True)
+        # The language comes from a cookie or from Accept-Language.
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+
+    return wrapper
