@@ -94,11 +94,11 @@ def conditional_on_visible_items(view):
         response = get_conditional_response(request, etag=etag, last_modified=last_modified)
         if response is None:
             response = view(request, *args, **kwargs)
-            if response.status_code == 200:
-                response.headers.setdefault("ETag", etag)
-                if last_modified is not None:
-                    # Our validator, not the feed framework's newest-item date.
-                    response.headers["Last-Modified"] = http_date(last_modified)
+        if response.status_code in (200, 304):
+            response.headers["ETag"] = etag
+            if last_modified is not None:
+                # Our validator, not the feed framework's newest-item date.
+                response.headers["Last-Modified"] = http_date(last_modified)
         # Keep a copy, but ask us before using it: the page changes when the desk does.
         patch_cache_control(response, no_cache=True)
         # The language comes from a cookie or from Accept-Language.

@@ -6,6 +6,7 @@ import zoneinfo
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -250,15 +251,15 @@ class ItemQuerySet(models.QuerySet):
                 feed_taggeditem_items__content_object__in=self.order_by().values("pk")
             )
             .annotate(item_count=models.Count("feed_taggeditem_items"))
-            .order_by("-item_count", "name")
+            .order_by("-item_count", Lower("name"), "pk")
         )
 
     def source_counts(self) -> models.QuerySet:
-        """The sources of these items, each with `item_count`, by name."""
+        """The sources of these items, each with `item_count`, most items first."""
         return (
             Source.objects.filter(items__in=self.order_by().values("pk"))
             .annotate(item_count=models.Count("items"))
-            .order_by("name")
+            .order_by("-item_count", Lower("name"), "pk")
         )
 
     def related_to(self, item: "Item") -> "ItemQuerySet":

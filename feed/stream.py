@@ -53,7 +53,8 @@ def group_by_day(items: Iterable[Item]) -> list[Day]:
     """Group items (already newest first) by their local publish date."""
 
     def local_date(item: Item) -> datetime.date:
-        return timezone.localdate(item.published_at)
+        # A draft has no publish time yet: previewed, it sits on today.
+        return timezone.localdate(item.published_at) if item.published_at else timezone.localdate()
 
     return [Day(date=day, items=list(group)) for day, group in itertools.groupby(items, local_date)]
 

@@ -2,10 +2,11 @@
 
 from django.http import HttpResponse
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+
+from feed.views.common import public_page
 
 
-@require_safe
+@public_page
 def robots_txt(request):
     """Crawl the pages and the sitemap; stay out of the admin, the click counter and set-up."""
     lines = [
