@@ -165,6 +165,8 @@ def stream_context(
     return {
         "days": days,
         "query": query,
+        # Cards link their source, category and tags to the stream: reverse it once.
+        "stream_path": reverse("feed:stream"),
         "today": today or timezone.localdate(),
         "kind_tabs": _tabs(query, "kind", KIND_TABS, base),
         "category_tabs": _tabs(query, "category", CATEGORY_TABS, base),

@@ -6,6 +6,7 @@ from html import unescape
 
 import pytest
 from django.test import RequestFactory
+from django.utils import translation
 
 from feed.pages import item_page_context
 from tests.conftest import SHANGHAI
@@ -150,8 +151,9 @@ def test_the_context_builder_renders_a_draft_for_a_preview(clock):
     draft = make_item(title="Draft for preview", status="draft", summary="Not out yet.")
     request = RequestFactory().get("/preview/")
 
-    context = item_page_context(request=request, item=draft, related=[])
-    html = render_to_string("feed/item_detail.html", context, request=request)
+    with translation.override("zh-hans"):
+        context = item_page_context(request=request, item=draft, related=[])
+        html = render_to_string("feed/item_detail.html", context, request=request)
 
     assert '<h1 class="item-page-title">Draft for preview</h1>' in html
     assert "Not out yet." in html

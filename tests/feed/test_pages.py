@@ -3,6 +3,7 @@
 import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.utils import translation
 
 from feed.pages import stream_context
 from feed.stream import group_by_day
@@ -17,8 +18,9 @@ def test_a_draft_renders_in_the_stream_template_as_readers_would_see_it(clock):
     )
     request = RequestFactory().get("/admin/preview/")
 
-    context = stream_context(request=request, days=group_by_day([draft]))
-    html = render_to_string("feed/stream.html", context, request=request)
+    with translation.override("zh-hans"):
+        context = stream_context(request=request, days=group_by_day([draft]))
+        html = render_to_string("feed/stream.html", context, request=request)
 
     # A draft has no publish time yet: it sits on today.
     assert '<a href="/days/2026-06-20/">6月20日</a>' in html
