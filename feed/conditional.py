@@ -10,9 +10,11 @@ of every page: a 304 costs one query, a 200 one more than the page itself.
 import datetime
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 
+from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone, translation
 from django.utils.cache import (
@@ -29,6 +31,10 @@ try:
     _RELEASE = metadata.version("aitop")
 except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
     _RELEASE = "dev"
+
+
+# Remembered parts expire anyway after a day; a change to the desk replaces them sooner.
+CACHE_SECONDS = 24 * 60 * 60
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ def conditional_on_visible_items(view):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
         stamp = visible_stamp()
+        # The view may remember costly parts under it: see `cached_while_unchanged`.
+        request.visible_stamp = stamp
         etag = page_etag(request, stamp)
         last_modified = int(stamp.last_modified.timestamp()) if stamp.last_modified else None
         response = get_conditional_response(request, etag=etag, last_modified=last_modified)
@@ -106,3 +114,23 @@ def conditional_on_visible_items(view):
         return response
 
     return wrapper
+
+
+def cached_while_unchanged[T](request, key: str, compute: Callable[[], T]) -> T:
+    """`compute()`, remembered in the cache until any visible item changes.
+
+    For parts of a page that cost a scan of every matching item (the tag
+    facets): the key joins `key` with the request's stamp, so the first
+    request after a change computes afresh and the others reuse it. Without a
+    stamp (a view not under `conditional_on_visible_items`) it just computes.
+    """
+    stamp = getattr(request, "visible_stamp", None)
+    if stamp is None:
+        return compute()
+    digest = hashlib.sha256(f"{_RELEASE}\n{key}\n{stamp.token()}".encode()).hexdigest()
+    cache_key = f"aitop:part:{digest}"
+    value = cache.get(cache_key)
+    if value is None:
+        value = compute()
+        cache.set(cache_key, value, CACHE_SECONDS)
+    return value

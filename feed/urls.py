@@ -50,9 +50,15 @@ urlpatterns = [
 site_urlpatterns = [
     path(
         "sitemap.xml",
+        public_page(conditional_on_visible_items(sitemap_views.index)),
+        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap-section"},
+        name="sitemap",
+    ),
+    path(
+        "sitemap-<section>.xml",
         public_page(conditional_on_visible_items(sitemap_views.sitemap)),
         {"sitemaps": SITEMAPS},
-        name="sitemap",
+        name="sitemap-section",
     ),
     path("robots.txt", site.robots_txt, name="robots"),
 ]

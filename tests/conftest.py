@@ -5,6 +5,7 @@ import zoneinfo
 from dataclasses import dataclass
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
@@ -27,3 +28,11 @@ def clock(monkeypatch) -> Clock:
     clock = Clock(now=datetime.datetime(2026, 6, 20, 12, 0, tzinfo=SHANGHAI))
     monkeypatch.setattr(timezone, "now", lambda: clock.now)
     return clock
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache, as a fresh deployment does."""
+    cache.clear()
+    yield
+    cache.clear()

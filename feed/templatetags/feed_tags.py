@@ -3,7 +3,7 @@
 import datetime
 
 from django import template
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 
 from feed.html import clean_html
@@ -18,8 +18,10 @@ def clean_html_filter(value: str) -> str:
 
 
 @register.filter
-def day_heading(day: datetime.date, today: datetime.date) -> str:
+def day_heading(day: datetime.date, today: datetime.date | None = None) -> str:
     """`6月19日` / `June 19`, with the year when it is not this year's."""
+    if not isinstance(today, datetime.date):
+        today = timezone.localdate()
     if day.year == today.year:
         return formats.date_format(day, "MONTH_DAY_FORMAT")
     return formats.date_format(day, "DATE_FORMAT")

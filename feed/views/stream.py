@@ -6,19 +6,25 @@ from urllib.parse import urlencode
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from feed.conditional import conditional_on_visible_items
+from feed.conditional import cached_while_unchanged, conditional_on_visible_items
 from feed.models import Item
 from feed.pages import FACET_LIMIT, stream_context
 from feed.stream import day_page, stream_page
 from feed.views.common import Filtered, before_date, filter_names, filtered_items, public_page
 
 
-def _aside(filtered: Filtered) -> dict:
+def _aside(request, filtered: Filtered) -> dict:
     """The facets beside the stream and the names its chips show."""
     tag_names, source_name = filter_names(filtered.query)
     # Active tags rank first (every item carries them) and are left out, so read past them.
-    facets = filtered.items.tag_counts()[: FACET_LIMIT + len(filtered.query.tags)]
-    return {"facets": list(facets), "tag_names": tag_names, "source_name": source_name}
+    limit = FACET_LIMIT + len(filtered.query.tags)
+    # Counting every matching item's tags is the page's one scan: remember it until a change.
+    facets = cached_while_unchanged(
+        request,
+        f"facets:{limit}:{filtered.query.querystring()}",
+        lambda: list(filtered.items.tag_counts()[:limit]),
+    )
+    return {"facets": facets, "tag_names": tag_names, "source_name": source_name}
 
 
 @public_page
@@ -32,7 +38,7 @@ def stream(request):
         days=page.days,
         query=filtered.query,
         older=page.older,
-        **_aside(filtered),
+        **_aside(request, filtered),
     )
     return render(request, "feed/stream.html", context)
 
@@ -47,7 +53,7 @@ def day(request, day: datetime.date):
         request=request,
         days=[page.day] if page.day.items else [],
         query=filtered.query,
-        **_aside(filtered),
+        **_aside(request, filtered),
     )
     context.update(day=page.day, older_day=page.older, newer_day=page.newer)
     return render(request, "feed/day.html", context)

@@ -19,6 +19,7 @@ PAGES = [
     "/tags/",
     "/sources/",
     "/sitemap.xml",
+    "/sitemap-items.xml",
     "/robots.txt",
 ]
 PARAMETERS = ["kind", "category", "tag", "source", "featured", "q", "since", "until", "before", "p"]

@@ -19,6 +19,7 @@ PAGES = [
     "/feed.atom",
     "/feed.json?featured=1",
     "/sitemap.xml",
+    "/sitemap-items.xml",
 ]
 
 

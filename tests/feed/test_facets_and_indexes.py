@@ -1,11 +1,13 @@
 """Tag facets beside the stream, the tag and source indexes, sitemap.xml and robots.txt."""
 
+import datetime
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
 
 import pytest
 
+from feed.sitemaps import ItemSitemap
 from tests.factories import make_item, make_source
 
 pytestmark = pytest.mark.django_db
@@ -92,23 +94,62 @@ def test_the_source_index_lists_sources_with_kind_and_visible_counts(client, clo
     assert "Only drafts" not in html
 
 
+def sitemap_locations(client, url: str) -> list[str]:
+    response = client.get(url)
+    assert response.status_code == 200
+    tree = ET.fromstring(response.content)  # noqa: S314 - our own sitemap, just rendered
+    return [loc.text for loc in tree.findall("sm:*/sm:loc", SITEMAP_NS)]
+
+
 def test_the_sitemap_lists_the_pages_and_visible_items_only(client, clock):
     visible = make_item(title="Visible story")
     make_item(title="Draft story", status="draft")
     make_item(title="Rejected story", status="rejected")
     make_item(title="Tomorrow", published_at=clock.now.replace(day=21))
 
-    response = client.get("/sitemap.xml")
-    tree = ET.fromstring(response.content)  # noqa: S314 - our own sitemap, just rendered
-    locations = [loc.text for loc in tree.findall("sm:url/sm:loc", SITEMAP_NS)]
-
-    assert response.status_code == 200
-    assert locations == [
+    assert sitemap_locations(client, "/sitemap.xml") == [
+        "http://testserver/sitemap-pages.xml",
+        "http://testserver/sitemap-items.xml",
+    ]
+    assert sitemap_locations(client, "/sitemap-pages.xml") == [
         "http://testserver/",
         "http://testserver/tags/",
         "http://testserver/sources/",
-        f"http://testserver{visible.get_absolute_url()}",
     ]
+    assert sitemap_locations(client, "/sitemap-items.xml") == [
+        f"http://testserver{visible.get_absolute_url()}"
+    ]
+
+
+def test_a_big_sitemap_is_split_into_pages(client, clock):
+    items = [make_item(published_at=clock.now - datetime.timedelta(minutes=n)) for n in range(3)]
+    ItemSitemap.limit = 2
+    try:
+        index = sitemap_locations(client, "/sitemap.xml")
+        second = sitemap_locations(client, "/sitemap-items.xml?p=2")
+    finally:
+        ItemSitemap.limit = 1000
+
+    assert index[1:] == [
+        "http://testserver/sitemap-items.xml",
+        "http://testserver/sitemap-items.xml?p=2",
+    ]
+    assert second == [f"http://testserver{items[2].get_absolute_url()}"]
+    assert client.get("/sitemap-items.xml?p=9").status_code == 404
+    assert client.get("/sitemap-nothing.xml").status_code == 404
+
+
+def test_facets_are_remembered_until_the_desk_changes(client, clock, django_assert_num_queries):
+    make_item(tags=["量化"])
+    client.get("/")
+
+    # Validators, publish times, cards, tags: the facets come from the cache.
+    with django_assert_num_queries(4):
+        client.get("/")
+
+    clock.move(datetime.timedelta(minutes=1))
+    make_item(tags=["推理"])
+    assert ("推理", 1, "/?tag=%E6%8E%A8%E7%90%86") in facets(client.get("/").text)
 
 
 def test_robots_txt_points_at_the_sitemap_and_keeps_crawlers_off_the_counter(client):

@@ -31,8 +31,10 @@ QUERIES = {
     "/tags/": 2,
     # validators, sources with counts
     "/sources/": 2,
+    # validators, item count (for the index's pages)
+    "/sitemap.xml": 2,
     # validators, item count, items
-    "/sitemap.xml": 3,
+    "/sitemap-items.xml": 3,
 }
 
 

@@ -102,6 +102,7 @@ class Command(BaseCommand):
             "/tags/",
             "/sources/",
             "/sitemap.xml",
+            "/sitemap-items.xml",
         ]
         client = Client(HTTP_HOST="127.0.0.1")
         header = f"{'page':<44} {'ms (median)':>11} {'req/s':>7} {'queries':>7} {'304 ms':>7}"
