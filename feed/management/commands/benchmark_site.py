@@ -3,8 +3,9 @@
 It creates Django's test database next to the configured one (SQLite or
 PostgreSQL, whichever DATABASE_URL names), fills it with sources, tagged
 items over many days, renders each public page through Django's test client
-and prints the median time, requests per second and SQL queries per request,
-for a full answer and for a 304. The real database is never touched.
+and prints the time of the first answer (caches cold), the median time,
+requests per second and SQL queries of a full answer, and the median time of
+a 304. The real database is never touched.
 """
 
 import datetime
@@ -105,10 +106,16 @@ class Command(BaseCommand):
             "/sitemap-items.xml",
         ]
         client = Client(HTTP_HOST="127.0.0.1")
-        header = f"{'page':<44} {'ms (median)':>11} {'req/s':>7} {'queries':>7} {'304 ms':>7}"
+        header = (
+            f"{'page':<44} {'first ms':>8} {'ms (median)':>11} {'req/s':>7} {'queries':>7} "
+            f"{'304 ms':>7}"
+        )
         self.stdout.write(header + "\n" + "-" * len(header))
         for url in urls:
+            started = time.perf_counter()
             first = client.get(url)
+            # The first answer also fills the cache (the tag facets) for the others.
+            first_ms = (time.perf_counter() - started) * 1000
             if first.status_code != 200:
                 self.stderr.write(f"{url}: HTTP {first.status_code}")
                 continue
@@ -128,8 +135,8 @@ class Command(BaseCommand):
             median = statistics.median(timings)
             label = url if len(url) <= 44 else url[:41] + "..."
             self.stdout.write(
-                f"{label:<44} {median * 1000:>11.1f} {1 / median:>7.0f} {queries.count:>7} "
-                f"{statistics.median(revalidations) * 1000:>7.1f}"
+                f"{label:<44} {first_ms:>8.1f} {median * 1000:>11.1f} {1 / median:>7.0f} "
+                f"{queries.count:>7} {statistics.median(revalidations) * 1000:>7.1f}"
             )
 
 
