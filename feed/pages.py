@@ -86,11 +86,6 @@ def stream_url(query: StreamQuery, *, base: str | None = None, **extra: str) -> 
     return (base or reverse("feed:stream")) + query.querystring(**extra)
 
 
-def day_url(day: datetime.date, query: StreamQuery = NO_FILTERS) -> str:
-    """The permalink of one day, keeping the filters."""
-    return reverse("feed:day", kwargs={"day": day}) + query.querystring()
-
-
 def feed_links(query: StreamQuery) -> list[Link]:
     """The RSS, Atom and JSON feeds of exactly this filter."""
     return [
@@ -158,9 +153,10 @@ def stream_context(
     """Everything templates/feed/stream.html shows, for days of items already fetched.
 
     `facets` are tags annotated with `item_count` (`ItemQuerySet.tag_counts()`);
-    `tag_names` maps the active tag slugs to their names.
+    `tag_names` maps the active tag slugs to their names; tabs, chips and the
+    search lead to `base` (the stream unless told otherwise, e.g. a day page).
     """
-    base = base or request.path
+    base = base or reverse("feed:stream")
     active = set(query.tags)
     return {
         "days": days,

@@ -53,6 +53,7 @@ def day(request, day: datetime.date):
         request=request,
         days=[page.day] if page.day.items else [],
         query=filtered.query,
+        base=request.path,
         **_aside(request, filtered),
     )
     context.update(day=page.day, older_day=page.older, newer_day=page.newer)

@@ -167,3 +167,11 @@ def test_a_malformed_before_is_a_400_naming_it(client, before):
 
     assert response.status_code == 400
     assert "参数 <code>before</code>" in response.text
+
+
+def test_the_tabs_of_a_day_page_stay_on_that_day(client, clock):
+    make_item(kind="paper", published_at=at(6, 15))
+
+    html = client.get("/days/2026-06-15/?tag=量化").text
+
+    assert '<a href="/days/2026-06-15/?kind=paper&amp;tag=%E9%87%8F%E5%8C%96">论文</a>' in html
