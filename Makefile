@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 # unless the caller says otherwise.
 MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
-.PHONY: run test setup worker lint format messages clean
+.PHONY: run test setup worker bench lint format messages clean
 
 run: setup
 	$(MANAGE) load_demo
@@ -34,6 +34,12 @@ $(BIN)/python:
 $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(INSTALLED)
+
+# How fast the public pages answer, on a throwaway database (README: "Speed").
+# DEBUG off as in production; BENCH_ARGS e.g. "--items 20000 --requests 100".
+bench: setup
+	DEBUG=0 SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
+		$(BIN)/python manage.py benchmark_site $(BENCH_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

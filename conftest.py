@@ -5,6 +5,8 @@ cannot get from a real environment are given defaults here.
 """
 
 import os
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aitop.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
@@ -26,3 +28,12 @@ def pytest_configure(config):
     # Hashing a password the production way takes over a second on a small
     # machine, and the editorial tests make a user in almost every test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+    # On SQLite the test database is a file, not Django's shared-cache memory
+    # database: tests that run concurrent writers (threads, the live server) then
+    # meet SQLite's real locking (WAL, BEGIN IMMEDIATE, a busy timeout) as
+    # production does, instead of "database table is locked".
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = Path(tempfile.gettempdir()) / f"aitop-tests-{os.getpid()}.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     # Lets `runserver` serve static files the way whitenoise does in production.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
     "taggit",
     "django_tasks_db",
     "feed",

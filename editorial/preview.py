@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from feed.models import PUBLIC_STATUSES, Item
+from feed.pages import item_page_context
+from feed.pages import stream_context as public_stream_context
 from feed.stream import group_by_day
 
 #: Each extends the public template of the same page and adds the banner.
@@ -31,7 +33,7 @@ def item_as_readers_will_see_it(item: Item, *, now: datetime.datetime) -> Item:
     return item
 
 
-def stream_context(item: Item, *, now: datetime.datetime | None = None) -> dict:
+def stream_context(request, item: Item, *, now: datetime.datetime | None = None) -> dict:
     """The public stream's context for the draft's day, with the draft in its place."""
     now = now or timezone.now()
     item = item_as_readers_will_see_it(item, now=now)
@@ -44,10 +46,11 @@ def stream_context(item: Item, *, now: datetime.datetime | None = None) -> dict:
         .for_cards()[: settings.AITOP_STREAM_PAGE_ITEMS - 1]
     )
     items = sorted([*neighbours, item], key=lambda i: (i.published_at, i.pk), reverse=True)
-    return {"days": group_by_day(items), "preview_item": item}
+    context = public_stream_context(request=request, days=group_by_day(items))
+    return {**context, "preview_item": item}
 
 
-def item_context(item: Item, *, now: datetime.datetime | None = None) -> dict:
+def item_context(request, item: Item, *, now: datetime.datetime | None = None) -> dict:
     """The public item page's context for the draft."""
     item = item_as_readers_will_see_it(item, now=now or timezone.now())
-    return {"item": item, "preview_item": item}
+    return {**item_page_context(request=request, item=item), "preview_item": item}

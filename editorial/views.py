@@ -25,7 +25,7 @@ def _noindex(response):
 def preview_stream(request, pk: int):
     """The item on the stream of its day, exactly as readers will see it."""
     item = _previewable(request, pk)
-    return _noindex(render(request, preview.STREAM_TEMPLATE, preview.stream_context(item)))
+    return _noindex(render(request, preview.STREAM_TEMPLATE, preview.stream_context(request, item)))
 
 
 @never_cache
@@ -33,4 +33,4 @@ def preview_stream(request, pk: int):
 def preview_item(request, pk: int):
     """The item's own page, exactly as readers will see it."""
     item = _previewable(request, pk)
-    return _noindex(render(request, preview.ITEM_TEMPLATE, preview.item_context(item)))
+    return _noindex(render(request, preview.ITEM_TEMPLATE, preview.item_context(request, item)))

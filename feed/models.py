@@ -6,6 +6,7 @@ import zoneinfo
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -180,6 +181,8 @@ class TaggedItem(TaggedItemBase):
 # the partial indexes below and `ItemQuerySet.visible()` compile to the same SQL.
 PUBLIC_STATUSES = ("published", "featured")
 PUBLIC_Q = Q(status__in=PUBLIC_STATUSES)
+# Words of a search beyond this many are ignored: each one is another LIKE.
+SEARCH_MAX_WORDS = 8
 
 
 class ItemQuerySet(models.QuerySet):
@@ -220,6 +223,57 @@ class ItemQuerySet(models.QuerySet):
     def for_cards(self) -> "ItemQuerySet":
         """Everything an item card shows, fetched in a fixed number of queries."""
         return self.select_related("source").prefetch_related("tags")
+
+    def before(self, moment: datetime.datetime) -> "ItemQuerySet":
+        """Items published strictly before `moment` (the stream's "older" pages)."""
+        return self.filter(published_at__lt=moment)
+
+    def search(self, text: str) -> "ItemQuerySet":
+        """Items whose title, summary, "why" or authors contain every word of `text`.
+
+        A plain case-insensitive substring match, so Chinese (which has no
+        spaces between words) is found by any run of characters, e.g. 训练.
+        """
+        queryset = self
+        for word in text.split()[:SEARCH_MAX_WORDS]:
+            queryset = queryset.filter(
+                Q(title__icontains=word)
+                | Q(summary__icontains=word)
+                | Q(recommendation__icontains=word)
+                | Q(authors__icontains=word)
+            )
+        return queryset
+
+    def tag_counts(self) -> models.QuerySet:
+        """The tags these items carry, each with `item_count`, most used first."""
+        return (
+            Tag.objects.filter(
+                feed_taggeditem_items__content_object__in=self.order_by().values("pk")
+            )
+            .annotate(item_count=models.Count("feed_taggeditem_items"))
+            .order_by("-item_count", Lower("name"), "pk")
+        )
+
+    def source_counts(self) -> models.QuerySet:
+        """The sources of these items, each with `item_count`, most items first."""
+        return (
+            Source.objects.filter(items__in=self.order_by().values("pk"))
+            .annotate(item_count=models.Count("items"))
+            .order_by("-item_count", Lower("name"), "pk")
+        )
+
+    def related_to(self, item: "Item") -> "ItemQuerySet":
+        """Other items sharing tags with `item`, those sharing the most first."""
+        # Reads the item's prefetched tags when the caller fetched them.
+        tag_ids = [tag.pk for tag in item.tags.all()]
+        if not tag_ids:
+            return self.none()
+        return (
+            self.filter(tagged_items__tag__in=tag_ids)
+            .exclude(pk=item.pk)
+            .annotate(shared_tags=models.Count("tagged_items"))
+            .order_by("-shared_tags", "-published_at", "-id")
+        )
 
 
 class Item(models.Model):

@@ -79,7 +79,7 @@ def test_a_save_based_on_an_old_version_is_refused_naming_who_changed_it_and_whe
 
     # 01:50 UTC is 09:50 in Shanghai, the site's time zone.
     assert conflict.value.message == (
-        "mei changed title at June 19, 2026, 9:50 a.m., after you opened this item."
+        "mei changed title at June 19, 2026, 09:50, after you opened this item."
     )
     assert conflict.value.current_version == 2
     assert conflict.value.changed_fields == ["title"]

@@ -39,7 +39,7 @@ def test_the_stream_preview_shows_the_draft_among_the_day_with_a_banner(client, 
     assert f'<a href="/editorial/preview/{draft.pk}/item/">Lumen-4 未发布稿</a>' in html
     assert "A summary nobody outside has read." in html
     assert "Published this morning" in html
-    assert '<li class="tag tag--category">AI models</li>' in html
+    assert '<li class="tag tag--category"><a href="/?category=model">AI models</a></li>' in html
     assert html.index("Lumen-4 未发布稿</a>") < html.index("Published this morning")
 
 
@@ -49,7 +49,7 @@ def test_the_item_preview_renders_the_public_item_page(client, draft):
     response = client.get(preview_urls(draft)[1], headers=EN)
 
     assert response.status_code == 200
-    assert '<h3 class="item-title">' in response.text
+    assert '<h1 class="item-page-title">Lumen-4 未发布稿</h1>' in response.text
     assert "A summary nobody outside has read." in response.text
     assert "Preview" in response.text
     assert response["X-Robots-Tag"] == "noindex, nofollow"

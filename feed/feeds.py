@@ -1,0 +1,213 @@
+"""Feeds out: RSS 2.0 and Atom (django.contrib.syndication) and JSON Feed 1.1.
+
+Each feed takes the stream's filters from its query string, so the page at
+`/?tag=…` links to `/feed.xml?tag=…` and a reader subscribes to exactly
+what they were looking at.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.syndication.views import Feed
+from django.http import JsonResponse
+from django.urls import reverse
+from django.utils import translation
+from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from feed.conditional import conditional_on_visible_items
+from feed.links import StreamQuery
+from feed.models import Item
+from feed.pages import stream_url
+from feed.views.common import filter_names, filtered_items, public_page
+
+# How many of the newest items a feed carries.
+FEED_ITEMS = 50
+
+
+@dataclass(frozen=True)
+class FeedSource:
+    """What one feed request asked for, and the items it gets."""
+
+    query: StreamQuery
+    items: list[Item]
+    title: str
+    path: str
+
+
+def _feed_source(request) -> FeedSource:
+    filtered = filtered_items(request, Item.objects.visible())
+    items = list(filtered.items.newest_first().for_cards()[:FEED_ITEMS])
+    return FeedSource(
+        query=filtered.query,
+        items=items,
+        title=feed_title(filtered.query),
+        path=request.path + filtered.query.querystring(),
+    )
+
+
+def feed_title(query: StreamQuery) -> str:
+    """ "AITOP" plus the filters in words, e.g. "AITOP · Papers · 分布式训练"."""
+    tag_names, source_name = filter_names(query)
+    parts = ["AITOP"]
+    if query.kind:
+        parts.append(str(dict(Item._meta.get_field("kind").choices)[query.kind]))
+    if query.category:
+        parts.append(str(dict(Item._meta.get_field("category").choices)[query.category]))
+    parts += [tag_names.get(slug, slug) for slug in query.tags]
+    if query.source:
+        parts.append(source_name or query.source)
+    if query.featured == "1":
+        parts.append(_("Featured only"))
+    if query.q:
+        parts.append(f"“{query.q}”")
+    return " · ".join(parts)
+
+
+def item_authors(item: Item) -> str:
+    """Who wrote it: the authors, else the source and its handle."""
+    return item.authors or " ".join(part for part in (item.source.name, item.source.handle) if part)
+
+
+def item_categories(item: Item) -> list[str]:
+    """The category label first, then the tags, as on the page."""
+    labels = [str(item.get_category_display())] if item.category else []
+    return labels + [tag.name for tag in item.tags.all()]
+
+
+def item_html(item: Item, *, original_url: str) -> str:
+    """The summary, the "why" and the original link, as HTML for feed readers."""
+    parts = [format_html("<p>{}</p>", item.summary)] if item.summary else []
+    if item.recommendation:
+        parts.append(
+            format_html("<p><strong>{}</strong> {}</p>", _("Why it matters:"), item.recommendation)
+        )
+    parts.append(format_html('<p><a href="{}">{}</a></p>', original_url, _("Original")))
+    return format_html_join("\n", "{}", ((part,) for part in parts))
+
+
+class StreamRssFeed(Feed):
+    """The stream as RSS 2.0."""
+
+    feed_type = Rss201rev2Feed
+
+    def __call__(self, request, *args, **kwargs):
+        self.request = request
+        return super().__call__(request, *args, **kwargs)
+
+    def get_object(self, request):
+        return _feed_source(request)
+
+    def title(self, obj: FeedSource) -> str:
+        return obj.title
+
+    def link(self, obj: FeedSource) -> str:
+        return stream_url(obj.query)
+
+    def feed_url(self, obj: FeedSource) -> str:
+        return obj.path
+
+    def description(self, obj: FeedSource) -> str:
+        return _("The whole stream of AI news, day by day.")
+
+    subtitle = description
+
+    def language(self, obj: FeedSource) -> str:
+        return translation.get_language()
+
+    def items(self, obj: FeedSource) -> list[Item]:
+        return obj.items
+
+    def item_title(self, item: Item) -> str:
+        return item.title
+
+    def item_description(self, item: Item) -> str:
+        return item_html(
+            item,
+            original_url=self.request.build_absolute_uri(
+                reverse("feed:go", kwargs={"pk": item.pk})
+            ),
+        )
+
+    def item_link(self, item: Item) -> str:
+        return item.get_absolute_url()
+
+    def item_author_name(self, item: Item) -> str:
+        return item_authors(item)
+
+    def item_pubdate(self, item: Item):
+        return item.published_at
+
+    def item_updateddate(self, item: Item):
+        return item.updated_at
+
+    def item_categories(self, item: Item) -> list[str]:
+        return item_categories(item)
+
+
+class StreamAtomFeed(StreamRssFeed):
+    """The stream as Atom 1.0."""
+
+    feed_type = Atom1Feed
+
+
+@public_page
+@conditional_on_visible_items
+def rss(request):
+    """RSS 2.0 of the stream under the query string's filters."""
+    return StreamRssFeed()(request)
+
+
+@public_page
+@conditional_on_visible_items
+def atom(request):
+    """Atom 1.0 of the stream under the query string's filters."""
+    return StreamAtomFeed()(request)
+
+
+@public_page
+@conditional_on_visible_items
+def json_feed(request):
+    """JSON Feed 1.1 of the stream under the query string's filters."""
+    source = _feed_source(request)
+    absolute = request.build_absolute_uri
+    body = {
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": source.title,
+        "home_page_url": absolute(stream_url(source.query)),
+        "feed_url": absolute(source.path),
+        "description": _("The whole stream of AI news, day by day."),
+        "language": translation.get_language(),
+        "items": [_json_item(item, absolute=absolute) for item in source.items],
+    }
+    return JsonResponse(
+        body,
+        content_type="application/feed+json; charset=utf-8",
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+def _json_item(item: Item, *, absolute) -> dict:
+    original = absolute(reverse("feed:go", kwargs={"pk": item.pk}))
+    entry = {
+        "id": absolute(item.get_absolute_url()),
+        "url": absolute(item.get_absolute_url()),
+        "external_url": item.url,
+        "title": item.title,
+        "content_html": item_html(item, original_url=original),
+        "content_text": "\n\n".join(part for part in (item.summary, item.recommendation) if part),
+        "date_published": item.published_at.isoformat(),
+        "date_modified": item.updated_at.isoformat(),
+        "authors": [{"name": item_authors(item)}],
+        "tags": item_categories(item),
+        "_aitop": {
+            "kind": item.kind,
+            "category": item.category,
+            "heat": item.heat,
+            "featured": item.is_featured,
+            "source": item.source.name,
+        },
+    }
+    if item.summary:
+        entry["summary"] = item.summary
+    return entry

@@ -1,0 +1,194 @@
+"""The one set of reader filters: the stream, its day pages, the feeds and the API share it.
+
+`ItemFilter` only narrows a queryset that is already `Item.objects.visible()`;
+it knows nothing of templates or URLs. A value it cannot read makes the form
+invalid, and `filterset.errors` names the parameter, so callers answer 400.
+"""
+
+import datetime
+
+import django_filters
+from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+
+from feed.models import Category, Item, Kind
+
+# Longer searches are cut to this, not refused: a pasted paragraph still works.
+SEARCH_MAX_LENGTH = 100
+# Each tag is one more join; more than this is not a reader's filter.
+MAX_TAGS = 10
+# Dates outside this range cannot be turned into moments in every time zone.
+EARLIEST_DATE = datetime.date(1900, 1, 1)
+LATEST_DATE = datetime.date(9998, 12, 31)
+
+FEATURED_CHOICES = [("1", _("Featured only")), ("0", _("Not featured"))]
+# Spellings the API's callers send for a yes/no, read as the canonical one.
+_FEATURED_SPELLINGS = {"1": "1", "true": "1", "0": "0", "false": "0"}
+
+
+class SiteDateField(forms.DateField):
+    """A YYYY-MM-DD date within the years every time zone can hold."""
+
+    input_formats = ["%Y-%m-%d"]
+    default_error_messages = {
+        "invalid": _("Enter a date as YYYY-MM-DD."),
+        "range": _("Enter a date between 1900-01-01 and 9998-12-31."),
+    }
+
+    def validate(self, value):
+        super().validate(value)
+        if value and not EARLIEST_DATE <= value <= LATEST_DATE:
+            raise forms.ValidationError(self.error_messages["range"], code="range")
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    """Midnight at the start of `day` in the site's time zone."""
+    return datetime.datetime.combine(day, datetime.time.min, tzinfo=timezone.get_current_timezone())
+
+
+class MomentField(forms.Field):
+    """A date (YYYY-MM-DD, a whole day in the site's time zone) or an ISO 8601 time."""
+
+    default_error_messages = {
+        "invalid": _("Enter a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:MM[:SS][+08:00]."),
+        "range": _("Enter a date between 1900-01-01 and 9998-12-31."),
+    }
+
+    def to_python(self, value):
+        value = (value or "").strip()
+        if not value:
+            return None
+        try:
+            day = datetime.date.fromisoformat(value) if len(value) == 10 else None
+            moment = None if day else parse_datetime(value)
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if day is None and moment is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        checked = day or moment.date()
+        if not EARLIEST_DATE <= checked <= LATEST_DATE:
+            raise forms.ValidationError(self.error_messages["range"], code="range")
+        if day is not None:
+            return day
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        return moment
+
+
+class SearchField(forms.CharField):
+    """Free text, trimmed and cut to `SEARCH_MAX_LENGTH` characters."""
+
+    def to_python(self, value):
+        return super().to_python(value)[:SEARCH_MAX_LENGTH].strip()
+
+
+class FeaturedField(forms.ChoiceField):
+    """`1`/`true` for featured items only, `0`/`false` for the others."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("choices", [("", ""), *FEATURED_CHOICES])
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value).strip().lower()
+        return _FEATURED_SPELLINGS.get(value, value)
+
+
+class TagsField(forms.Field):
+    """A repeated parameter (`?tag=a&tag=b`): a list of tag slugs, duplicates dropped."""
+
+    widget = forms.MultipleHiddenInput
+    default_error_messages = {
+        "too_many": _("Choose at most %(limit)s tags."),
+    }
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.validators.append(ProhibitNullCharactersValidator())
+
+    def to_python(self, value):
+        if not value:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        slugs = list(dict.fromkeys(slug.strip() for slug in value if slug and slug.strip()))
+        if len(slugs) > MAX_TAGS:
+            raise forms.ValidationError(
+                self.error_messages["too_many"], code="too_many", params={"limit": MAX_TAGS}
+            )
+        return slugs
+
+    def run_validators(self, value):
+        for slug in value:
+            super().run_validators(slug)
+
+
+class TagsFilter(django_filters.Filter):
+    field_class = TagsField
+
+    def filter(self, qs, value):
+        return qs.tagged(*value) if value else qs
+
+
+class SearchFilter(django_filters.Filter):
+    field_class = SearchField
+
+    def filter(self, qs, value):
+        return qs.search(value) if value else qs
+
+
+class FeaturedFilter(django_filters.Filter):
+    field_class = FeaturedField
+
+    def filter(self, qs, value):
+        if value == "1":
+            return qs.filter(status=Item.Status.FEATURED)
+        if value == "0":
+            return qs.exclude(status=Item.Status.FEATURED)
+        return qs
+
+
+class MomentFilter(django_filters.Filter):
+    """`since` (from this moment or day on) or `until` (up to it, that whole day included)."""
+
+    field_class = MomentField
+
+    def __init__(self, *, bound: str, **kwargs):
+        self.bound = bound
+        super().__init__(**kwargs)
+
+    def filter(self, qs, value):
+        if value is None:
+            return qs
+        if isinstance(value, datetime.datetime):
+            lookup = "gte" if self.bound == "since" else "lte"
+            return qs.filter(**{f"published_at__{lookup}": value})
+        if self.bound == "since":
+            return qs.filter(published_at__gte=day_start(value))
+        return qs.filter(published_at__lt=day_start(value + datetime.timedelta(days=1)))
+
+
+class ItemFilter(django_filters.FilterSet):
+    """What readers may narrow the stream by; every filter composes with the others."""
+
+    kind = django_filters.ChoiceFilter(choices=Kind.choices, label=_("kind"))
+    category = django_filters.ChoiceFilter(choices=Category.choices, label=_("category"))
+    tag = TagsFilter(label=_("tags"))
+    source = django_filters.CharFilter(field_name="source__slug", label=_("source"))
+    featured = FeaturedFilter(label=_("featured"))
+    q = SearchFilter(label=_("search"))
+    since = MomentFilter(bound="since", label=_("since"))
+    until = MomentFilter(bound="until", label=_("until"))
+
+    class Meta:
+        model = Item
+        fields = []
+
+    def __init__(self, data=None, queryset=None, **kwargs):
+        # Never fall back to every item: unpublished ones must not leak.
+        if queryset is None:
+            queryset = Item.objects.visible()
+        super().__init__(data, queryset, **kwargs)

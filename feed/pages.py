@@ -1,0 +1,211 @@
+"""Template contexts of the public pages, built from data the caller already fetched.
+
+The views fetch, these functions arrange. They run no queries of their own
+(except `item_page_context` when it is not given the related items), so other
+code can render the public templates too: the editors' preview calls
+`stream_context(request=…, days=group_by_day([draft]))` and
+`item_page_context(request=…, item=draft, related=[])` to show a draft exactly
+as readers would see it.
+"""
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+
+from feed.links import StreamQuery
+from feed.models import Item
+from feed.stream import Day
+
+# How many of the most used tags the stream shows beside it.
+FACET_LIMIT = 20
+RELATED_LIMIT = 6
+NO_FILTERS = StreamQuery()
+
+KIND_TABS = [
+    ("", _("All")),
+    ("blog", _("Blogs")),
+    ("news", _("News")),
+    ("tweet", _("Tweets")),
+    ("paper", _("Papers")),
+]
+CATEGORY_TABS = [
+    ("", _("All")),
+    ("model", _("Models")),
+    ("product", _("Products")),
+    ("industry", _("Industry")),
+    ("paper", _("Papers")),
+    ("tip", _("Tips")),
+]
+
+# What each kind of chip says before its value: 标签：分布式训练 ×
+CHIP_PREFIXES = {
+    "tag": _("Tag:"),
+    "source": _("Source:"),
+    "q": _("Search:"),
+    "since": _("Since:"),
+    "until": _("Until:"),
+}
+
+
+@dataclass(frozen=True)
+class Link:
+    """A labelled link; `active` marks the one that is the current page."""
+
+    label: str
+    url: str
+    active: bool = False
+    count: int | None = None
+    # A feed's media type, for <link rel="alternate">.
+    type: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"AITOP · {self.label}"
+
+
+@dataclass(frozen=True)
+class Chip:
+    """An active filter and the link that removes just it."""
+
+    kind: str
+    label: str
+    remove_url: str
+
+    @property
+    def prefix(self) -> str:
+        return CHIP_PREFIXES.get(self.kind, "")
+
+
+def stream_url(query: StreamQuery, *, base: str | None = None, **extra: str) -> str:
+    """The stream (or the page at `base`) under `query`."""
+    return (base or reverse("feed:stream")) + query.querystring(**extra)
+
+
+def feed_links(query: StreamQuery) -> list[Link]:
+    """The RSS, Atom and JSON feeds of exactly this filter."""
+    return [
+        Link(label=label, url=reverse(name) + query.querystring(), type=mime)
+        for name, label, mime in (
+            ("feed:rss", "RSS", "application/rss+xml"),
+            ("feed:atom", "Atom", "application/atom+xml"),
+            ("feed:json", "JSON Feed", "application/feed+json"),
+        )
+    ]
+
+
+def _tabs(query: StreamQuery, field: str, tabs, base: str) -> list[Link]:
+    current = getattr(query, field)
+    return [
+        Link(
+            label=label,
+            url=stream_url(query.replace(**{field: value}), base=base),
+            active=current == value,
+        )
+        for value, label in tabs
+    ]
+
+
+def _chips(query: StreamQuery, base: str, *, tag_names: dict, source_name: str) -> list[Chip]:
+    chips = [
+        Chip(
+            kind="tag",
+            label=tag_names.get(slug, slug),
+            remove_url=stream_url(query.without_tag(slug), base=base),
+        )
+        for slug in query.tags
+    ]
+    singles = [
+        ("source", source_name or query.source),
+        ("featured", _("Featured only") if query.featured == "1" else _("Not featured")),
+        ("q", query.q),
+        ("since", query.since),
+        ("until", query.until),
+    ]
+    for field, label in singles:
+        if getattr(query, field):
+            chips.append(
+                Chip(
+                    kind=field,
+                    label=label,
+                    remove_url=stream_url(query.replace(**{field: ""}), base=base),
+                )
+            )
+    return chips
+
+
+def stream_context(
+    *,
+    request,
+    days: Sequence[Day],
+    query: StreamQuery = NO_FILTERS,
+    base: str | None = None,
+    older: datetime.date | None = None,
+    facets: Iterable = (),
+    tag_names: dict[str, str] | None = None,
+    source_name: str = "",
+    today: datetime.date | None = None,
+) -> dict:
+    """Everything templates/feed/stream.html shows, for days of items already fetched.
+
+    `facets` are tags annotated with `item_count` (`ItemQuerySet.tag_counts()`);
+    `tag_names` maps the active tag slugs to their names; tabs, chips and the
+    search lead to `base` (the stream unless told otherwise, e.g. a day page).
+    """
+    base = base or reverse("feed:stream")
+    active = set(query.tags)
+    return {
+        "days": days,
+        "query": query,
+        # Cards link their source, category and tags to the stream: reverse it once.
+        "stream_path": reverse("feed:stream"),
+        "today": today or timezone.localdate(),
+        "kind_tabs": _tabs(query, "kind", KIND_TABS, base),
+        "category_tabs": _tabs(query, "category", CATEGORY_TABS, base),
+        "featured_link": Link(
+            label=_("Featured only"),
+            url=stream_url(query.replace(featured="" if query.featured == "1" else "1"), base=base),
+            active=query.featured == "1",
+        ),
+        "chips": _chips(query, base, tag_names=tag_names or {}, source_name=source_name),
+        "clear_url": base if query.is_filtered else "",
+        "facets": [
+            Link(
+                label=tag.name,
+                url=stream_url(query.with_tag(tag.slug), base=base),
+                count=tag.item_count,
+            )
+            for tag in facets
+            if tag.slug not in active
+        ],
+        "feeds": feed_links(query),
+        "older_url": stream_url(query, before=older.isoformat()) if older else "",
+        "newest_url": stream_url(query) if request.GET.get("before") else "",
+        "search_action": base,
+    }
+
+
+def item_page_context(*, request, item: Item, related: Sequence[Item] | None = None) -> dict:
+    """Everything templates/feed/item_detail.html shows for `item` (visible or a draft).
+
+    Without `related`, the visible items that share its tags are looked up
+    (one query).
+    """
+    if related is None:
+        related = list(
+            Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
+        )
+    canonical = request.build_absolute_uri(item.get_absolute_url())
+    return {
+        "item": item,
+        "related": related,
+        "canonical_url": canonical,
+        "description": Truncator(item.summary or item.recommendation or item.title).chars(200),
+        "feeds": feed_links(NO_FILTERS),
+        "today": timezone.localdate(),
+        "local_day": timezone.localdate(item.published_at) if item.published_at else None,
+    }

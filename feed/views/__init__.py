@@ -1,0 +1,1 @@
+"""The public site: what readers see. Every queryset starts from `Item.objects.visible()`."""

@@ -1,0 +1,104 @@
+"""What every public view shares: reading the filters, and refusing bad input with a 400."""
+
+import datetime
+import functools
+from dataclasses import dataclass
+
+from django import forms
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+from taggit.models import Tag
+
+from feed.filters import ItemFilter, SiteDateField
+from feed.links import StreamQuery
+from feed.models import ItemQuerySet, Source
+
+NUL_MESSAGE = _("Null characters are not allowed.")
+
+
+class BadParameters(Exception):
+    """The request names a filter value we cannot read; `errors` maps parameter to messages."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        super().__init__(errors)
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """The visible items narrowed by the request's filters, and those filters."""
+
+    items: ItemQuerySet
+    query: StreamQuery
+
+
+def filtered_items(request, queryset: ItemQuerySet) -> Filtered:
+    """Apply the request's reader filters to `queryset` (already visible)."""
+    filterset = ItemFilter(request.GET, queryset=queryset)
+    if not filterset.is_valid():
+        raise BadParameters({name: list(messages) for name, messages in filterset.errors.items()})
+    return Filtered(
+        items=filterset.qs,
+        query=StreamQuery.from_cleaned(filterset.form.cleaned_data, request.GET),
+    )
+
+
+def before_date(request) -> datetime.date | None:
+    """The `before` page boundary, if given: a YYYY-MM-DD date."""
+    field = SiteDateField(required=False)
+    try:
+        return field.clean(request.GET.get("before", "").strip())
+    except forms.ValidationError as error:
+        raise BadParameters({"before": error.messages}) from None
+
+
+def _nul_parameter(request) -> str | None:
+    """The name of the first parameter (or the path) holding a NUL byte."""
+    if "\x00" in request.path:
+        return "path"
+    for name, values in request.GET.lists():
+        if "\x00" in name or any("\x00" in value for value in values):
+            return name.replace("\x00", "\\0")
+    return None
+
+
+def bad_request(request, errors: dict[str, list[str]]):
+    """The 400 page: which parameter is wrong, and why."""
+    return render(
+        request,
+        "feed/bad_request.html",
+        {"errors": sorted(errors.items())},
+        status=400,
+    )
+
+
+def public_page(view):
+    """GET/HEAD only; a NUL byte anywhere or an unreadable filter is a 400 naming it."""
+
+    @require_safe
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if (name := _nul_parameter(request)) is not None:
+            return bad_request(request, {name: [NUL_MESSAGE]})
+        try:
+            return view(request, *args, **kwargs)
+        except BadParameters as bad:
+            return bad_request(request, bad.errors)
+
+    return wrapper
+
+
+def filter_names(query: StreamQuery) -> tuple[dict[str, str], str]:
+    """The names of the active tags (slug → name) and of the active source, as chips show them."""
+    tag_names = (
+        dict(Tag.objects.filter(slug__in=query.tags).values_list("slug", "name"))
+        if query.tags
+        else {}
+    )
+    source_name = (
+        Source.objects.filter(slug=query.source).values_list("name", flat=True).first() or ""
+        if query.source
+        else ""
+    )
+    return tag_names, source_name

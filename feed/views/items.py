@@ -1,0 +1,34 @@
+"""One item's page, and the counted way out to its original."""
+
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+
+from feed.clicks import item_count_click, item_original_url
+from feed.conditional import conditional_on_visible_items
+from feed.models import Item
+from feed.pages import RELATED_LIMIT, item_page_context
+from feed.views.common import public_page
+
+
+@public_page
+@conditional_on_visible_items
+def item_detail(request, pk: int, slug: str):
+    """One item with every field, its original link and related items; only visible ones."""
+    item = get_object_or_404(Item.objects.visible().for_cards(), pk=pk)
+    if slug != item.slug:
+        return redirect(item, permanent=True)
+    related = Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
+    context = item_page_context(request=request, item=item, related=list(related))
+    return render(request, "feed/item_detail.html", context)
+
+
+@never_cache
+@public_page
+def go(request, pk: int):
+    """Count a reader's click, then send them on to the original (visible items only)."""
+    # HEAD is what link checkers and previews send: answer it, count only real visits.
+    url = item_count_click(pk=pk) if request.method == "GET" else item_original_url(pk=pk)
+    if url is None:
+        raise Http404("No such item.")
+    return HttpResponseRedirect(url)

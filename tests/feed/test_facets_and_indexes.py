@@ -1,0 +1,166 @@
+"""Tag facets beside the stream, the tag and source indexes, sitemap.xml and robots.txt."""
+
+import datetime
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+
+import pytest
+
+from feed.sitemaps import ItemSitemap
+from tests.factories import make_item, make_source
+
+pytestmark = pytest.mark.django_db
+
+SITEMAP_NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def facets(html: str) -> list[tuple[str, int, str]]:
+    aside = html[html.index('<ul class="facets">') :]
+    aside = aside[: aside.index("</ul>")]
+    return [
+        (name, int(count), unescape(href))
+        for href, name, count in re.findall(
+            r'<a href="([^"]+)"><span class="facet-name">([^<]+)</span> '
+            r'<span class="facet-count">(\d+)</span>',
+            aside,
+        )
+    ]
+
+
+def test_facets_count_the_tags_within_the_current_filter_most_used_first(client, clock):
+    make_item(kind="paper", tags=["量化", "推理"])
+    make_item(kind="paper", tags=["量化"])
+    make_item(kind="blog", tags=["推理", "芯片"])
+    make_item(kind="paper", tags=["量化"], status="draft")
+
+    assert facets(client.get("/").text) == [
+        ("推理", 2, "/?tag=%E6%8E%A8%E7%90%86"),
+        ("量化", 2, "/?tag=%E9%87%8F%E5%8C%96"),
+        ("芯片", 1, "/?tag=%E8%8A%AF%E7%89%87"),
+    ]
+    assert facets(client.get("/?kind=paper").text) == [
+        ("量化", 2, "/?kind=paper&tag=%E9%87%8F%E5%8C%96"),
+        ("推理", 1, "/?kind=paper&tag=%E6%8E%A8%E7%90%86"),
+    ]
+
+
+def test_a_facet_link_adds_its_tag_to_the_active_ones(client, clock):
+    make_item(tags=["量化", "推理"])
+    make_item(tags=["量化"])
+
+    assert facets(client.get("/?tag=量化").text) == [
+        ("推理", 1, "/?tag=%E9%87%8F%E5%8C%96&tag=%E6%8E%A8%E7%90%86"),
+    ]
+
+
+def test_the_tag_index_lists_visible_tags_with_counts_linking_to_the_stream(client, clock):
+    make_item(tags=["量化", "Hugging Face"])
+    make_item(tags=["量化"])
+    make_item(tags=["秘密"], status="draft")
+
+    html = client.get("/tags/").text
+    entries = re.findall(
+        r'<a href="([^"]+)"><span class="facet-name">([^<]+)</span> '
+        r'<span class="facet-count">(\d+)</span>',
+        html,
+    )
+
+    assert entries == [
+        ("/?tag=%E9%87%8F%E5%8C%96", "量化", "2"),
+        ("/?tag=hugging-face", "Hugging Face", "1"),
+    ]
+    assert "秘密" not in html
+
+
+def test_the_source_index_lists_sources_with_kind_and_visible_counts(client, clock):
+    arxiv = make_source(name="arXiv cs.LG", slug="arxiv-cs-lg", kind="paper")
+    mira = make_source(name="Mira Okafor", slug="mira", kind="tweet", handle="@mira")
+    quiet = make_source(name="Only drafts", slug="quiet")
+    make_item(source=arxiv)
+    make_item(source=arxiv)
+    make_item(source=arxiv, status="rejected")
+    make_item(source=mira)
+    make_item(source=quiet, status="draft")
+
+    html = client.get("/sources/").text
+    rows = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", unescape(row))).strip()
+        for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]
+    ]
+
+    assert rows == ["arXiv cs.LG 论文 2", "Mira Okafor @mira 推文 1"]
+    assert '<a href="/?source=arxiv-cs-lg">arXiv cs.LG</a>' in html
+    assert "Only drafts" not in html
+
+
+def sitemap_locations(client, url: str) -> list[str]:
+    response = client.get(url)
+    assert response.status_code == 200
+    tree = ET.fromstring(response.content)  # noqa: S314 - our own sitemap, just rendered
+    return [loc.text for loc in tree.findall("sm:*/sm:loc", SITEMAP_NS)]
+
+
+def test_the_sitemap_lists_the_pages_and_visible_items_only(client, clock):
+    visible = make_item(title="Visible story")
+    make_item(title="Draft story", status="draft")
+    make_item(title="Rejected story", status="rejected")
+    make_item(title="Tomorrow", published_at=clock.now.replace(day=21))
+
+    assert sitemap_locations(client, "/sitemap.xml") == [
+        "http://testserver/sitemap-pages.xml",
+        "http://testserver/sitemap-items.xml",
+    ]
+    assert sitemap_locations(client, "/sitemap-pages.xml") == [
+        "http://testserver/",
+        "http://testserver/tags/",
+        "http://testserver/sources/",
+    ]
+    assert sitemap_locations(client, "/sitemap-items.xml") == [
+        f"http://testserver{visible.get_absolute_url()}"
+    ]
+
+
+def test_a_big_sitemap_is_split_into_pages(client, clock):
+    items = [make_item(published_at=clock.now - datetime.timedelta(minutes=n)) for n in range(3)]
+    ItemSitemap.limit = 2
+    try:
+        index = sitemap_locations(client, "/sitemap.xml")
+        second = sitemap_locations(client, "/sitemap-items.xml?p=2")
+    finally:
+        ItemSitemap.limit = 1000
+
+    assert index[1:] == [
+        "http://testserver/sitemap-items.xml",
+        "http://testserver/sitemap-items.xml?p=2",
+    ]
+    assert second == [f"http://testserver{items[2].get_absolute_url()}"]
+    assert client.get("/sitemap-items.xml?p=9").status_code == 404
+    assert client.get("/sitemap-nothing.xml").status_code == 404
+
+
+def test_facets_are_remembered_until_the_desk_changes(client, clock, django_assert_num_queries):
+    make_item(tags=["量化"])
+    client.get("/")
+
+    # Validators, publish times, cards, tags: the facets come from the cache.
+    with django_assert_num_queries(4):
+        client.get("/")
+
+    clock.move(datetime.timedelta(minutes=1))
+    make_item(tags=["推理"])
+    assert ("推理", 1, "/?tag=%E6%8E%A8%E7%90%86") in facets(client.get("/").text)
+
+
+def test_robots_txt_points_at_the_sitemap_and_keeps_crawlers_off_the_counter(client):
+    response = client.get("/robots.txt")
+
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response.text.splitlines() == [
+        "User-agent: *",
+        "Disallow: /admin/",
+        "Disallow: /go/",
+        "Disallow: /i18n/setlang/",
+        "",
+        "Sitemap: http://testserver/sitemap.xml",
+    ]
