@@ -2,10 +2,12 @@
 
     .venv/bin/python bench/api_throughput.py [--items 20000] [--requests 3000] [--concurrency 8]
 
-It builds a throwaway database (a temporary SQLite file, or the PostgreSQL
-database named by AITOP_BENCH_DATABASE_URL, which it wipes), fills it with
-sources, tagged items and drafts, serves the project with gunicorn on
-127.0.0.1, and sends GET requests for the item list with each single filter,
+    make bench-api [BENCH_ARGS="--items 50000"]
+
+Like `make bench`, it works on Django's test database next to the one
+DATABASE_URL names (SQLite or PostgreSQL; the real one is never touched),
+fills it with sources, tagged items and drafts, serves the project with
+gunicorn on 127.0.0.1, and sends GET requests for the item list with each single filter,
 an ordering and a deep cursor, from a pool of threads. It prints requests per
 second and latency per query string, and the SQL queries each one runs.
 Every request goes to 127.0.0.1 only; the run stops after --requests.
@@ -23,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = [
@@ -39,10 +42,9 @@ QUERIES = [
 ]
 
 
-def _environment(database_url: str) -> dict[str, str]:
+def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        DATABASE_URL=database_url,
         DEBUG="0",
         SECRET_KEY="bench-only-not-a-secret",  # noqa: S106 (a throwaway server)
         ALLOWED_HOSTS="127.0.0.1",
@@ -58,15 +60,12 @@ def _environment(database_url: str) -> dict[str, str]:
 
 def _fill(items: int) -> None:
     """Sources, items over 60 days (a tenth drafts), tags: what a busy desk holds."""
-    from django.core.management import call_command
     from django.db import connection
     from django.utils import timezone
     from taggit.models import Tag
 
     from feed.models import Item, Source, TaggedItem
 
-    call_command("flush", interactive=False, verbosity=0)
-    call_command("migrate", verbosity=0)
     rng = random.Random(6)  # noqa: S311 (test data, not secrets)
     kinds = ["blog", "news", "tweet", "paper"]
     categories = ["model", "product", "industry", "paper", "tip"]
@@ -188,25 +187,47 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     args = parser.parse_args()
 
-    database_url = os.environ.get("AITOP_BENCH_DATABASE_URL")
-    temporary = None
-    if not database_url:
-        handle, temporary = tempfile.mkstemp(suffix=".sqlite3")
-        os.close(handle)
-        database_url = f"sqlite:///{temporary}"
-    env = _environment(database_url)
-    os.environ.update(env)
+    os.environ.update(_environment())
     sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
+    from django.conf import settings
     from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
 
-    print(f"database: {connection.vendor}; filling {args.items} items …", flush=True)
-    _fill(args.items)
-    counts = _query_counts()
-    connection.close()
+    database = settings.DATABASES["default"]
+    if connection.vendor == "sqlite":
+        # A file, not memory: gunicorn's processes must open the same database.
+        handle, name = tempfile.mkstemp(suffix=".sqlite3")
+        os.close(handle)
+        database.setdefault("TEST", {})["NAME"] = name
+    databases = setup_databases(verbosity=0, interactive=False)
+    try:
+        print(f"database: {connection.vendor}; filling {args.items} items …", flush=True)
+        _fill(args.items)
+        counts = _query_counts()
+        served = _served_database_url(connection.settings_dict)
+        connection.close()
+        result = _serve_and_measure(args, served)
+    finally:
+        teardown_databases(databases, verbosity=0)
+    _report(args, result, counts)
 
+
+def _served_database_url(config: dict) -> str:
+    """The test database as a DATABASE_URL for gunicorn's processes."""
+    if config["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{config['NAME']}"
+    user = quote(config.get("USER") or "")
+    password = quote(config.get("PASSWORD") or "")
+    auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    host = f"{config.get('HOST') or '127.0.0.1'}:{config.get('PORT') or 5432}"
+    return f"postgres://{auth}{host}/{config['NAME']}"
+
+
+def _serve_and_measure(args, database_url: str) -> dict:
+    env = {**_environment(), "DATABASE_URL": database_url}
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(  # noqa: S603 (our own gunicorn, fixed arguments)
@@ -233,9 +254,10 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+    return result
 
+
+def _report(args, result: dict, counts: dict[str, int]) -> None:
     rate = result["requests"] / result["elapsed"]
     print(
         f"\n{result['requests']} requests, {args.concurrency} at a time, gunicorn "
