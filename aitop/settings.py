@@ -274,6 +274,15 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_responses",
     ],
+    "TAGS": [
+        {
+            "name": "items",
+            "description": "Published items; submissions, edits and editorial moves.",
+        },
+        {"name": "sources", "description": "Where items come from."},
+        {"name": "tags", "description": "Tags of the (filtered) stream with their item counts."},
+        {"name": "days", "description": "Days of the (filtered) stream with their item counts."},
+    ],
     "ENUM_NAME_OVERRIDES": {
         "KindEnum": "feed.models.Kind",
         "CategoryEnum": "feed.models.Category",

@@ -119,7 +119,7 @@ class KeysetPagination(BasePagination):
                 "next": {
                     **link,
                     "description": _page_doc("next"),
-                    "example": "https://aitop.example/api/v1/items/?kind=paper&cursor=eyJvIjoi",
+                    "example": "https://aitop.example/api/v1/items/?page_size=20&cursor=eyJvIjoicHVibGlzaGVkX2F0LGlkIn0",
                 },
                 "previous": {**link, "description": _page_doc("previous"), "example": None},
                 "results": schema,

@@ -5,12 +5,17 @@ from rest_framework.routers import DefaultRouter
 
 from api import errors
 from api.views.base import RedocView, SchemaView, SwaggerView
+from api.views.facets import DayViewSet, TagViewSet
+from api.views.items import ItemViewSet
 from api.views.sources import SourceViewSet
 
 app_name = "api"
 
 router = DefaultRouter()
+router.register("items", ItemViewSet, basename="item")
 router.register("sources", SourceViewSet, basename="source")
+router.register("tags", TagViewSet, basename="tag")
+router.register("days", DayViewSet, basename="day")
 
 urlpatterns = [
     path("v1/", include(router.urls)),

@@ -5,16 +5,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_view
-from editorial.edits import item_create, item_edit
-from editorial.errors import (
-    EditConflict,
-    FieldNotEditable,
-    NotPermitted,
-    ReasonRequired,
-    TransitionNotAllowed,
-)
-from editorial.models import LogAction
-from feed.ingest.normalise import url_canonical
 from rest_framework import exceptions, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -34,6 +24,15 @@ from api.serializers.items import (
 )
 from api.views.base import CheckedParametersMixin
 from editorial import workflow
+from editorial.edits import item_create, item_edit
+from editorial.errors import (
+    EditConflict,
+    FieldNotEditable,
+    NotPermitted,
+    ReasonRequired,
+    TransitionNotAllowed,
+)
+from editorial.models import LogAction
 from feed.models import Item
 
 _KEYSETS = {
@@ -57,6 +56,8 @@ def _duplicate(url: str, *, exclude_pk: int | None = None) -> None:
 def _canonical(data: dict) -> dict:
     """The submitted URL in its canonical form, the one items are unique by."""
     if "url" in data:
+        from feed.ingest.normalise import url_canonical  # TEMP-UNTIL-INGEST
+
         canonical = url_canonical(data["url"])
         if canonical is None:
             raise exceptions.ValidationError({"url": [_("Enter a valid http(s) URL.")]})
