@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -107,6 +108,9 @@ def exception_handler(exc, context):
     return response
 
 
+# Exempt: it changes nothing, and a POST with a session cookie must get this
+# JSON 404, not the CSRF middleware's HTML 403.
+@csrf_exempt
 def not_found(request, *args, **kwargs):
     """Any address under /api/ that names no endpoint: a 404 in the `Error` shape."""
     exc = exceptions.NotFound(_("No API endpoint at %(path)s.") % {"path": request.path})

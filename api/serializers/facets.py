@@ -11,10 +11,6 @@ class TagCountSerializer(serializers.Serializer):
     )
 
 
-class TagListSerializer(serializers.Serializer):
-    results = TagCountSerializer(many=True)
-
-
 class DayCountSerializer(serializers.Serializer):
     date = serializers.DateField(source="day", help_text="A day in the site's time zone.")
     count = serializers.IntegerField(help_text="Published items of that day, under the filters.")

@@ -38,6 +38,10 @@ class ItemSerializer(serializers.ModelSerializer):
     source = SourceBriefSerializer()
     tags = serializers.SerializerMethodField()
     featured = serializers.BooleanField(source="is_featured")
+    # Declared so the schema says "one of the categories, or empty".
+    category = serializers.ChoiceField(
+        choices=Category.choices, allow_blank=True, read_only=True, help_text="Empty when unset."
+    )
 
     class Meta:
         model = Item

@@ -12,7 +12,7 @@ from api.docs import FILTERS
 from api.errors import BadParameter
 from api.filtering import items_filtered
 from api.pagination import Key
-from api.serializers.facets import DayCountSerializer, TagListSerializer
+from api.serializers.facets import DayCountSerializer, TagCountSerializer
 from api.views.base import CheckedParametersMixin
 from feed.models import Item
 
@@ -38,19 +38,19 @@ class TagViewSet(CheckedParametersMixin, viewsets.GenericViewSet):
                 description=f"How many tags (default {TAG_LIMIT_DEFAULT}).",
             ),
         ],
-        responses={200: TagListSerializer},
+        responses={200: TagCountSerializer(many=True)},
         examples=[
             OpenApiExample(
                 "Tags",
                 response_only=True,
-                value={"results": [{"slug": "分布式训练", "name": "分布式训练", "count": 12}]},
+                value=[{"slug": "分布式训练", "name": "分布式训练", "count": 12}],
             )
         ],
     )
     def list(self, request):
         limit = _limit(request.query_params.get("limit", ""))
         tags = items_filtered(request, Item.objects.visible()).tag_counts()[:limit]
-        return Response(TagListSerializer({"results": tags}).data)
+        return Response(TagCountSerializer(tags, many=True).data)
 
 
 def _limit(raw: str) -> int:

@@ -1,16 +1,10 @@
-"""Fixtures for the API tests: a client, tokens, and a throttle count that starts at zero."""
+"""Fixtures for the API tests: clients, anonymous or with a user's token.
+
+Throttle counts live in the cache, which tests/conftest.py empties around every test.
+"""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    # Throttle counts live in the cache; each test starts with none spent.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import copy
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished
+from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -59,13 +59,17 @@ def fuzz_data(db, settings):
     settings.REST_FRAMEWORK = config
     source = make_source(slug="lab", name="Lab")
     make_source(slug="论文", name="论文", kind="paper")
+    # The source the schema's submission example names, so that example creates a draft.
+    make_source(slug="arxiv-cs-lg", name="arXiv cs.LG", kind="paper")
     for n in range(3):
         make_item(source=source, title=f"Published {n}", tags=["大模型", "agents"], heat=10 * n)
     make_item(source=source, title="A draft", status="draft")
-    # Django's test client does the same: a request's end must not close the
-    # connection that holds the test's transaction.
+    # Django's test client does the same: a request's start and end must not
+    # close the connection that holds the test's transaction.
+    request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     yield
+    request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
 
 
