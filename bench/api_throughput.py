@@ -45,6 +45,7 @@ QUERIES = [
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
+        DJANGO_SETTINGS_MODULE="aitop.settings",
         DEBUG="0",
         SECRET_KEY="bench-only-not-a-secret",  # noqa: S106 (a throwaway server)
         ALLOWED_HOSTS="127.0.0.1",

@@ -4,17 +4,30 @@ import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.sources import SourceBriefSerializer
-from feed.models import Category, Item, Kind, Source
+from feed.models import Category, Item, ItemQuerySet, Kind, Source, TaggedItem
 
 # Times before or after these cannot be shown in every time zone.
 EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
 LATEST = datetime.datetime(9998, 12, 31, tzinfo=datetime.UTC)
 MAX_TAGS = 20
+
+
+def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
+    """Everything `ItemSerializer` reads, in two queries whatever the page holds.
+
+    Like `for_cards()`, but the tags come through the item's own tag rows:
+    taggit's manager builds a fresh queryset per item while it is prefetched,
+    which costs more than the rest of an API page together.
+    """
+    return queryset.select_related("source").prefetch_related(
+        Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
+    )
 
 
 def absolute_url(context: dict, path: str) -> str:
@@ -74,14 +87,18 @@ class ItemSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(TagSerializer(many=True))
     def get_tags(self, item: Item) -> list[dict[str, str]]:
-        # Reads the tags prefetched by `for_cards()`; sorted so the payload is stable.
-        tags = sorted(item.tags.all(), key=lambda tag: (tag.name.casefold(), tag.pk))
+        # Reads the rows prefetched by `items_for_api()`; sorted so the payload is stable.
+        tags = sorted(
+            (row.tag for row in item.tagged_items.all()),
+            key=lambda tag: (tag.name.casefold(), tag.pk),
+        )
         return [{"slug": tag.slug, "name": tag.name} for tag in tags]
 
 
 def item_representation(item: Item) -> dict[str, Any]:
     """An item as the API shows it, outside a request (webhook bodies)."""
-    return ItemSerializer(item, context={}).data
+    fresh = items_for_api(Item.objects.filter(pk=item.pk)).get()
+    return ItemSerializer(fresh, context={}).data
 
 
 class MomentField(serializers.DateTimeField):

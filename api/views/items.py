@@ -21,6 +21,7 @@ from api.serializers.items import (
     ItemSubmitSerializer,
     PublishSerializer,
     RejectSerializer,
+    items_for_api,
 )
 from api.views.base import CheckedParametersMixin
 from editorial import workflow
@@ -113,8 +114,8 @@ class ItemViewSet(
 
     def get_queryset(self):
         if self.action == "list":
-            return items_filtered(self.request, Item.objects.visible()).for_cards()
-        return self.readable_items().for_cards()
+            return items_for_api(items_filtered(self.request, Item.objects.visible()))
+        return items_for_api(self.readable_items())
 
     def readable_items(self):
         """Visible items and the caller's own submissions; every item for staff who may view."""
@@ -151,7 +152,7 @@ class ItemViewSet(
             raise
         except (NotPermitted, FieldNotEditable, DjangoValidationError) as error:
             raise _refusal(error) from None
-        item = Item.objects.for_cards().get(pk=item.pk)
+        item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data
         return Response(
             data, status=status.HTTP_201_CREATED, headers={"Location": data["page_url"]}
@@ -171,7 +172,7 @@ class ItemViewSet(
             item = item_edit(item=item, by=request.user, changes=changes, expected_version=version)
         except (NotPermitted, EditConflict, FieldNotEditable, DjangoValidationError) as error:
             raise _refusal(error) from None
-        item = Item.objects.for_cards().get(pk=item.pk)
+        item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         return Response(ItemSerializer(item, context=self.get_serializer_context()).data)
 
     def _transition(self, request, move: LogAction, serializer_class, call):
@@ -186,7 +187,7 @@ class ItemViewSet(
             item = call(item=item, by=request.user, **serializer.validated_data)
         except (NotPermitted, TransitionNotAllowed, ReasonRequired) as error:
             raise _refusal(error) from None
-        item = Item.objects.for_cards().get(pk=item.pk)
+        item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         return Response(ItemSerializer(item, context=self.get_serializer_context()).data)
 
     @docs.transition("publish", PublishSerializer)
