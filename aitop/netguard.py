@@ -60,8 +60,8 @@ def address_refusal(ip: IPAddress) -> str | None:
         ("loopback", ip.is_loopback),
         ("link-local", ip.is_link_local),
         ("multicast", ip.is_multicast),
-        ("private", ip.is_private),
         ("reserved", ip.is_reserved),
+        ("private", ip.is_private),
         ("not globally reachable", not ip.is_global),
     )
     for reason, applies in checks:

@@ -21,7 +21,6 @@ ACCEPT = (
     "application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 )
 _GZIP_MAGIC = b"\x1f\x8b"
-_CHUNK = 64 * 1024
 
 
 class FetchError(Exception):
@@ -135,7 +134,9 @@ def _read_limited(response: httpx.Response, *, deadline: float) -> bytes:
     if declared.isdigit() and int(declared) > limit:
         raise FetchError(_too_large_message(limit))
     decoder = _Decoder(response.headers.get("content-encoding", ""), limit=limit)
-    for chunk in response.iter_raw(_CHUNK):
+    # No chunk size: each network read is handed over as it comes, so the
+    # total deadline is checked after every one of them.
+    for chunk in response.iter_raw():
         decoder.feed(chunk)
         if time.monotonic() > deadline:
             raise FetchError(_timeout_message())

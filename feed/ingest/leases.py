@@ -90,6 +90,7 @@ def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.dat
 
 def host_release(*, host: str, owner: str, finished_at: datetime.datetime) -> None:
     """Free the host; the next request to it may go after the host's gap."""
+    gap = host_gap(host)
     FetchHost.objects.filter(host=host, busy_owner=owner).update(
-        busy_owner="", busy_until=None, next_request_at=finished_at + host_gap(host)
+        busy_owner="", busy_until=None, next_request_at=finished_at + gap if gap else None
     )

@@ -159,6 +159,14 @@ def summary_cut(text: str, limit: int = SUMMARY_MAX) -> str:
     return text_fit(text, limit)
 
 
+def first_sentence(text: str, limit: int) -> str:
+    """The first sentence of `text`, if it ends within `limit`; else `text` cut there."""
+    match = _SENTENCE_END.search(text)
+    if match and match.end() <= limit:
+        return text[: match.end()]
+    return text_fit(text, limit)
+
+
 def url_canonical(url: str, *, base: str = "") -> str | None:
     """The one spelling of a URL we store, or None if it is not an http(s) URL.
 
@@ -256,7 +264,7 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
     summary_text = text_plain(raw.summary or raw.content)
     title = text_plain(raw.title)
     if not title:
-        title = summary_cut(summary_text, TITLE_FROM_TEXT_MAX)
+        title = first_sentence(summary_text, TITLE_FROM_TEXT_MAX)
     if not title:
         return Skip("no title and no text", ref)
 

@@ -100,8 +100,9 @@ def _parse_xml(body: bytes, *, content_type: str, url: str) -> ParsedFeed:
         warning=warning,
     )
     for entry in result.entries:
-        if not any(entry.get(key) for key in ("title", "link", "id", "summary", "content")):
-            # Not an entry: feedparser's trace of an empty <item/> nested in another.
+        if not entry:
+            # An element with nothing at all in it: feedparser's trace of an
+            # empty <item/> nested inside another item, not an entry of the feed.
             continue
         raw = _raw_from_feedparser(entry, base=url)
         formats.adapt_entry(raw, entry)
@@ -152,7 +153,7 @@ def _raw_from_feedparser(entry, *, base: str) -> RawEntry:
         title=entry.get("title", "") or "",
         authors=authors,
         published=_struct_to_datetime(entry.get("published_parsed"))
-        or _struct_to_datetime(entry.get("updated_parsed")),
+        or _struct_to_datetime(dict.get(entry, "updated_parsed")),
         summary=summary,
         content=content,
         base=content_base or base,
