@@ -78,10 +78,11 @@ class SourceAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
         "recent_fetches",
+        "feed_test",
     ]
     fieldsets = [
         (None, {"fields": ["name", "slug", "kind", "handle", "is_active"]}),
-        (_("Feed"), {"fields": ["feed_url", "homepage_url", "fetch_interval"]}),
+        (_("Feed"), {"fields": ["feed_url", "feed_test", "homepage_url", "fetch_interval"]}),
         (_("Defaults for new items"), {"fields": ["default_category", "default_tags", "weight"]}),
         (
             _("Health"),
@@ -116,6 +117,31 @@ class SourceAdmin(admin.ModelAdmin):
 
     class Media:
         js = ["feed/admin/preview.js"]
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            # A source not saved yet has no health to show.
+            return self.fieldsets[:3]
+        return self.fieldsets
+
+    @admin.display(description=_("test this feed"))
+    def feed_test(self, source: Source) -> str:
+        # Sends the source's own form (the URL as typed) to the test view. Not a
+        # submit button: Enter in a field must still save the form.
+        return format_html(
+            '<button type="button" class="button" name="_test_feed" data-aitop-url="{}" '
+            'data-aitop-preview data-aitop-target="aitop-feed-test-result" '
+            'data-aitop-working="{}">{}</button>'
+            '<div class="help">{}</div>'
+            '<div id="aitop-feed-test-result" aria-live="polite"></div>',
+            reverse("admin:feed_source_test_feed"),
+            _("Fetching…"),
+            _("Test this feed"),
+            _(
+                "Fetches the feed URL above the way the workers will and shows what its "
+                "entries would become. Nothing is saved."
+            ),
+        )
 
     # Columns.
 

@@ -9,7 +9,7 @@ has become default tags of the sources inside them, as do an outline's
 import dataclasses
 import datetime
 from email.utils import format_datetime
-from xml.etree.ElementTree import Element, SubElement, tostring
+from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from defusedxml import ElementTree as SafeElementTree
 from defusedxml.common import DefusedXmlException
@@ -177,4 +177,5 @@ def opml_export(*, now: datetime.datetime | None = None) -> bytes:
             if tags:
                 attributes["category"] = ",".join(tag.replace(",", " ") for tag in tags)
             SubElement(folder, "outline", attributes)
+    indent(opml)
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + tostring(opml, encoding="unicode").encode()

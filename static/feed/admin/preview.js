@@ -1,6 +1,6 @@
-// "Test this feed" and "Preview" buttons: post the form to the button's own
-// URL and show the answer under the button, leaving the form as it is.
-// Without JavaScript the same buttons open the answer as a page of its own.
+// "Test this feed" and "Preview" buttons: post the form they are in to the
+// button's URL (data-aitop-url) and show the answer under the button,
+// leaving the form as it is.
 "use strict";
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-aitop-preview]");
@@ -12,7 +12,7 @@ document.addEventListener("click", async (event) => {
   target.textContent = button.dataset.aitopWorking || "…";
   button.disabled = true;
   try {
-    const response = await fetch(button.formAction, {
+    const response = await fetch(button.dataset.aitopUrl, {
       method: "POST",
       body: new FormData(button.form),
       headers: { "X-Requested-With": "fetch" },
