@@ -55,6 +55,7 @@ _BLOCK_TAG = re.compile(
     r"<(/?)(p|div|br|li|ul|ol|h[1-6]|tr|td|th|blockquote|pre|section|article|figure|figcaption|table)\b",
     re.IGNORECASE,
 )
+_TAG = re.compile(r"<[^>]*>")
 _SENTENCE_END = re.compile(r"[.!?…](?=\s)|[.!?…]$|[。！？]")
 _WORD = re.compile(r"\w+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
@@ -129,12 +130,18 @@ def text_clean(value: str) -> str:
 def text_plain(value: str) -> str:
     """Plain text from HTML or text: tags removed, entities decoded, whitespace folded."""
     value = text_clean(value)
-    if "<" in value or "&" in value:
+    if "<" in value:
         value = _BLOCK_TAG.sub(r" <\1\2", value)
         value = nh3.clean(value, tags=set(), clean_content_tags={"script", "style"})
-        value = html.unescape(value)
-        value = text_clean(value)
+    if "&" in value:
+        value = text_clean(html.unescape(value))
     return " ".join(value.split())
+
+
+def text_of_clean_html(value: str) -> str:
+    """Plain text of HTML that clean_html has already sanitised (so a regex will do)."""
+    value = _TAG.sub("", _BLOCK_TAG.sub(r" <\1\2", value))
+    return " ".join(text_clean(html.unescape(value)).split())
 
 
 def text_fit(value: str, limit: int) -> str:
@@ -249,7 +256,8 @@ def cluster_key_for(*, title: str, arxiv_id: str = "") -> str:
 
 def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> Entry | Skip:
     """The entry as we store it, or the reason it cannot be used."""
-    ref = text_fit(text_plain(raw.title) or raw.guid or raw.link, 120)
+    title = text_plain(raw.title)
+    ref = text_fit(title or raw.guid or raw.link, 120)
     if raw.unusable:
         return Skip(raw.unusable, ref)
     if not raw.link.strip():
@@ -260,9 +268,14 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
     if len(url) > max_length("url"):
         return Skip(f"link longer than {max_length('url')} characters", ref)
 
-    body_source = raw.content or raw.summary
-    summary_text = text_plain(raw.summary or raw.content)
-    title = text_plain(raw.title)
+    body = ""
+    if raw.content or raw.summary:
+        body = clean_html(text_clean(raw.content or raw.summary), base_url=raw.base or base_url)
+    if raw.summary and raw.content:
+        summary_text = text_plain(raw.summary)
+    else:
+        # The summary and the body come from the same HTML: sanitise it once.
+        summary_text = text_of_clean_html(body)
     if not title:
         title = first_sentence(summary_text, TITLE_FROM_TEXT_MAX)
     if not title:
@@ -277,11 +290,8 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
         name = text_plain(name)
         if name and name not in authors:
             authors.append(name)
-    body = ""
-    if body_source:
-        body = clean_html(text_clean(body_source), base_url=raw.base or base_url)
-        if len(body) > BODY_MAX:
-            body = clean_html(Truncator(body).chars(BODY_MAX, html=True))
+    if len(body) > BODY_MAX:
+        body = clean_html(Truncator(body).chars(BODY_MAX, html=True))
     return Entry(
         guid=guid,
         url=url,

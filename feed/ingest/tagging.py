@@ -7,7 +7,7 @@ missing ones created) once, then every item-tag row is inserted in bulk.
 
 from collections.abc import Iterable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from taggit.models import Tag
 
 from feed.models import TaggedItem
@@ -43,9 +43,20 @@ def items_tag(pairs: Iterable[tuple[int, str]]) -> int:
             tag_id__in={tag_id for _, tag_id in wanted},
         ).values_list("content_object_id", "tag_id")
     )
-    rows = [
-        TaggedItem(content_object_id=item_id, tag_id=tag_id)
-        for item_id, tag_id in sorted(wanted - existing)
-    ]
-    TaggedItem.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+    rows = sorted(wanted - existing)
+    if rows:
+        # Two integers a row: plain executemany, a fraction of what the ORM's
+        # bulk_create spends preparing model instances for thousands of rows.
+        # A row another worker inserted meanwhile is skipped (same as
+        # bulk_create's ignore_conflicts, on SQLite and PostgreSQL alike).
+        meta = TaggedItem._meta
+        quote = connection.ops.quote_name
+        item_column = meta.get_field("content_object").column
+        tag_column = meta.get_field("tag").column
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {quote(meta.db_table)} ({quote(item_column)}, {quote(tag_column)}) "  # noqa: S608 (names from the model)
+                "VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                rows,
+            )
     return len(rows)
