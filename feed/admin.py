@@ -5,6 +5,7 @@ same `fetch_source` task the scheduler does, and "test this feed" runs the
 same fetch and read (`feed_test`) without writing anything.
 """
 
+from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from feed.ingest import feed_test
+from feed.ingest.fetch import url_scheme_refusal
 from feed.ingest.keywords import keyword_rule_apply, keyword_rule_preview
 from feed.models import FetchAttempt, KeywordRule, Source, Tombstone
 from feed.tasks import fetch_source
@@ -45,8 +47,34 @@ class HealthFilter(admin.SimpleListFilter):
         return queryset
 
 
+class SourceForm(forms.ModelForm):
+    class Meta:
+        model = Source
+        fields = [
+            "name",
+            "slug",
+            "kind",
+            "handle",
+            "is_active",
+            "feed_url",
+            "homepage_url",
+            "fetch_interval",
+            "default_category",
+            "default_tags",
+            "weight",
+        ]
+
+    def clean_feed_url(self) -> str:
+        url = self.cleaned_data["feed_url"]
+        refusal = url_scheme_refusal(url) if url else None
+        if refusal:
+            raise forms.ValidationError(refusal[0].upper() + refusal[1:] + ".")
+        return url
+
+
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
+    form = SourceForm
     list_display = [
         "name",
         "kind",

@@ -185,3 +185,21 @@ def test_save_and_apply_tags_the_existing_items(admin_client):
     assert "“agents → 智能体” tagged 1 existing item." in response.text
     assert list(item.tags.names()) == ["智能体"]
     assert 'name="_apply"' in admin_client.get(reverse("admin:feed_keywordrule_add")).text
+
+
+def test_a_feed_url_that_is_not_http_is_refused_by_the_form(admin_client):
+    response = admin_client.post(
+        reverse("admin:feed_source_add"),
+        {
+            "name": "FTP feed",
+            "slug": "ftp-feed",
+            "kind": "blog",
+            "feed_url": "ftp://ftp.example/feed.xml",
+            "fetch_interval": "01:00:00",
+            "weight": 50,
+        },
+    )
+
+    assert response.status_code == 200
+    assert "Only http and https URLs are fetched, not ftp." in response.text
+    assert not Source.objects.exists()

@@ -1,13 +1,16 @@
 import datetime
+import logging
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from feed.ingest import Outcome, ingest_source
+from feed.ingest import IngestResult, Outcome, ingest_source
 from feed.ingest.due import sources_due
 from feed.management.reporting import progress, table
 from feed.models import Source
+
+logger = logging.getLogger(__name__)
 
 # How long the command waits for a host's gap before it gives a source up.
 MAX_WAIT = datetime.timedelta(minutes=2)
@@ -77,11 +80,15 @@ class Command(BaseCommand):
             return list(Source.objects.filter(is_active=True).exclude(feed_url="").order_by("id"))
         return list(sources_due(now=timezone.now()))
 
-    def _fetch(self, source: Source):
+    def _fetch(self, source: Source) -> IngestResult:
         """Fetch one source; when its host was just fetched, wait for the host's gap."""
         deadline = timezone.now() + MAX_WAIT
         while True:
-            result = ingest_source(source)
+            try:
+                result = ingest_source(source)
+            except Exception as error:  # the database itself failed: report, go on
+                logger.exception("fetching %s failed", source.slug)
+                return IngestResult(source.pk, Outcome.FAILED, error=str(error))
             if result.status != Outcome.DEFERRED or result.next_fetch_at > deadline:
                 return result
             time.sleep(max(0.0, (result.next_fetch_at - timezone.now()).total_seconds()))
