@@ -181,7 +181,9 @@ def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertC
             cluster_key=entry.cluster_key,
             fetched_at=now,
         )
-        for entry in entries
+        # In URL order: two workers inserting overlapping batches then take the
+        # unique index's locks in the same order and wait, instead of deadlocking.
+        for entry in sorted(entries, key=lambda entry: entry.url)
     ]
     try:
         with transaction.atomic():

@@ -8,7 +8,7 @@ import pytest
 from feed.ingest import Outcome, ingest_source
 from feed.models import Item
 from tests.factories import make_source
-from tests.feed.test_ingest_parse import BILLION_LAUGHS, EXTERNAL_ENTITY, quadratic_blowup
+from tests.feed.hostile import BILLION_LAUGHS, EXTERNAL_ENTITY, quadratic_blowup
 from tests.loopback import rss, rss_item
 
 pytestmark = pytest.mark.django_db
