@@ -19,6 +19,16 @@ def feed_server(settings):
     loopback.stop()
 
 
+@pytest.fixture
+def page(chromium):
+    """The admin in English, so the tests read the same once the Chinese is translated."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    english = context.new_page()
+    english.set_default_timeout(10_000)
+    yield english
+    context.close()
+
+
 def log_in(page, live_server):
     make_user(username="editor", password="a-long-test-password", is_staff=True, is_superuser=True)
     page.goto(f"{live_server.url}/admin/login/")

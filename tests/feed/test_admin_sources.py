@@ -16,6 +16,13 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = "admin:feed_source_changelist"
 
 
+@pytest.fixture(autouse=True)
+def english(admin_client, client):
+    """The admin in English, so the tests read the same once the Chinese is translated."""
+    for browser in (admin_client, client):
+        browser.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 def test_the_source_list_shows_each_sources_health(admin_client, fetching):
     make_source(name="Healthy", last_status="ok", last_fetched_at=timezone.now())
     make_source(
