@@ -44,14 +44,6 @@ class FetchedFeed:
     not_modified: bool = False
 
     @property
-    def etag(self) -> str:
-        return self.headers.get("etag", "")
-
-    @property
-    def last_modified(self) -> str:
-        return self.headers.get("last-modified", "")
-
-    @property
     def content_type(self) -> str:
         return self.headers.get("content-type", "")
 
@@ -105,12 +97,14 @@ def _follow(client: httpx.Client, url: str, *, headers: dict, deadline: float) -
         refusal = url_scheme_refusal(url)
         if refusal:
             raise FetchError(refusal)
+        if time.monotonic() > deadline:
+            raise FetchError(_timeout_message())
         with client.stream("GET", url, headers=headers) as response:
             location = response.headers.get("location")
             if response.is_redirect and location:
                 url = urljoin(url, location.strip())
                 if url in seen:
-                    raise FetchError(f"redirect loop: {url} redirects back to itself")
+                    raise FetchError(f"redirect loop: back to {url}")
                 seen.append(url)
                 continue
             if response.status_code == 304:

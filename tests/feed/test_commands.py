@@ -201,3 +201,18 @@ def test_import_items_imports_good_lines_and_reports_bad_ones_by_number(tmp_path
     ]
     assert out.splitlines()[-1].split() == ["8", "2", "0", "0", "2", "4"]
     assert Tombstone.objects.count() == 1
+
+
+def test_fetch_scheduler_once_queues_the_due_sources(
+    server, fetching, django_capture_on_commit_callbacks
+):
+    server.serve("/a", rss(rss_item(1)))
+    make_source(slug="due", feed_url=server.url("/a"))
+
+    # The tests' task backend runs each queued fetch as soon as it is queued,
+    # which is after the scheduler's transaction commits.
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run("fetch_scheduler", "--once")
+
+    assert out == "Queued 1 due sources.\n"
+    assert Item.objects.count() == 1

@@ -4,6 +4,7 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError, close_old_connections
 
 from feed.tasks import sources_enqueue_due
 
@@ -30,7 +31,15 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         while self.running:
-            ids = sources_enqueue_due()
+            try:
+                ids = sources_enqueue_due()
+            except DatabaseError:
+                if once:
+                    raise
+                # The database restarting must not end the schedule: try again.
+                logger.exception("fetch_scheduler: could not queue the due sources")
+                close_old_connections()
+                ids = []
             if ids or once:
                 self.stdout.write(f"Queued {len(ids)} due sources.")
             if once:
