@@ -1,6 +1,6 @@
 import logging
 import signal
-import time
+import threading
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -27,25 +27,31 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true", help="Run one round and stop.")
 
     def handle(self, *args, interval: float, once: bool, **options):
-        self.running = True
-        signal.signal(signal.SIGTERM, self._stop)
-        signal.signal(signal.SIGINT, self._stop)
-        while self.running:
-            try:
-                ids = sources_enqueue_due()
-            except DatabaseError:
+        self.stopping = threading.Event()
+        previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            while not self.stopping.is_set():
+                self._round(once=once)
                 if once:
-                    raise
-                # The database restarting must not end the schedule: try again.
-                logger.exception("fetch_scheduler: could not queue the due sources")
-                close_old_connections()
-                ids = []
-            if ids or once:
-                self.stdout.write(f"Queued {len(ids)} due sources.")
+                    return
+                self.stopping.wait(interval)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _round(self, *, once: bool) -> None:
+        try:
+            ids = sources_enqueue_due()
+        except DatabaseError:
             if once:
-                return
-            time.sleep(interval)
+                raise
+            # The database restarting must not end the schedule: try again.
+            logger.exception("fetch_scheduler: could not queue the due sources")
+            close_old_connections()
+            return
+        if ids or once:
+            self.stdout.write(f"Queued {len(ids)} due sources.")
 
     def _stop(self, signum, frame):
         logger.info("fetch_scheduler: stopping")
-        self.running = False
+        self.stopping.set()
