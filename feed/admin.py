@@ -340,9 +340,19 @@ def _fetch_message(source: Source, result: dict) -> str:
     }
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that ingestion writes: editors look, and may delete, but never edit."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(FetchAttempt)
-class FetchAttemptAdmin(admin.ModelAdmin):
-    """The fetch history: read-only, newest first."""
+class FetchAttemptAdmin(ReadOnlyAdmin):
+    """The fetch history, newest first."""
 
     list_display = [
         "started_at",
@@ -361,26 +371,14 @@ class FetchAttemptAdmin(admin.ModelAdmin):
     search_fields = ["source__name", "error", "warning"]
     date_hierarchy = "started_at"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Tombstone)
-class TombstoneAdmin(admin.ModelAdmin):
+class TombstoneAdmin(ReadOnlyAdmin):
     """Deleted items that feeds may not bring back; delete a tombstone to allow it again."""
 
     list_display = ["title", "url", "source", "deleted_at"]
     search_fields = ["title", "url"]
     list_select_related = ["source"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(KeywordRule)

@@ -75,6 +75,22 @@ def django_code(database_url: str, code: str):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def source_with_queued_fetches(database_url: str, feed_url: str, *, fetches: int) -> int:
+    """A source of `feed_url` with `fetches` fetch tasks waiting in the queue; its id."""
+    return django_code(
+        database_url,
+        f"""
+        import json
+        from feed.tasks import fetch_source
+        from tests.factories import make_source
+        source = make_source(feed_url={feed_url!r})
+        for _ in range({fetches}):
+            fetch_source.enqueue(source.pk)
+        print(json.dumps(source.pk))
+        """,
+    )
+
+
 def start_worker(database_url: str, name: str) -> subprocess.Popen:
     return subprocess.Popen(  # noqa: S603
         [
@@ -129,19 +145,7 @@ def test_two_workers_on_the_same_source_fetch_it_once_with_nothing_lost(worker_d
                 return
         respond(h, rss(*(rss_item(n) for n in range(entries))))
 
-    url = server.route("/feed", feed)
-    pk = django_code(
-        worker_database,
-        f"""
-        import json
-        from feed.tasks import fetch_source
-        from tests.factories import make_source
-        source = make_source(feed_url={url!r})
-        fetch_source.enqueue(source.pk)
-        fetch_source.enqueue(source.pk)
-        print(json.dumps(source.pk))
-        """,
-    )
+    pk = source_with_queued_fetches(worker_database, server.route("/feed", feed), fetches=2)
 
     workers.extend(start_worker(worker_database, f"worker-{n}") for n in (1, 2))
     for worker in workers:
@@ -164,18 +168,7 @@ def test_a_worker_killed_mid_fetch_leaves_nothing_half_written(worker_database, 
         entered.set()
         server.stopping.wait(WAIT)
 
-    url = server.route("/feed", feed)
-    pk = django_code(
-        worker_database,
-        f"""
-        import json
-        from feed.tasks import fetch_source
-        from tests.factories import make_source
-        source = make_source(feed_url={url!r})
-        fetch_source.enqueue(source.pk)
-        print(json.dumps(source.pk))
-        """,
-    )
+    pk = source_with_queued_fetches(worker_database, server.route("/feed", feed), fetches=1)
     worker = start_worker(worker_database, "doomed")
     assert entered.wait(WAIT)
 
