@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 # unless the caller says otherwise.
 MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
-.PHONY: run test setup worker bench bench-api lint format messages clean
+.PHONY: run test setup worker scheduler bench bench-api lint format messages clean
 
 run: setup
 	$(MANAGE) load_demo
@@ -22,6 +22,10 @@ test: setup
 # One background worker for fetches, webhooks and other tasks.
 worker: setup
 	$(MANAGE) db_worker
+
+# Queues a fetch for every source that is due, every few seconds (for the workers).
+scheduler: setup
+	$(MANAGE) fetch_scheduler
 
 setup: $(INSTALLED)
 	$(MANAGE) compilemessages --ignore=$(VENV) --verbosity=0

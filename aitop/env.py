@@ -43,6 +43,41 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """A number variable (seconds, for example); may have a fraction."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ImproperlyConfigured(f"{name} must be a finite number, not {raw!r}.")
+    return value
+
+
+def env_number_map(name: str, default: dict[str, float] | None = None) -> dict[str, float]:
+    """Comma-separated ``key=number`` pairs, e.g. ``export.arxiv.org=3,rss.arxiv.org=3``."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return dict(default or {})
+    result: dict[str, float] = {}
+    for part in raw.split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        try:
+            if not sep or not key.strip():
+                raise ValueError
+            result[key.strip().lower()] = float(value)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must be comma-separated key=number pairs, not {raw!r}."
+            ) from None
+    return result
+
+
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
     """A comma-separated variable, blanks dropped."""
     raw = os.environ.get(name)

@@ -11,7 +11,15 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from aitop.env import cache_from_url, env_bool, env_int, env_list, env_str
+from aitop.env import (
+    cache_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_number_map,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -205,6 +213,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        # httpx logs every request at INFO; the fetch history already has them.
+        "httpx": {"level": "WARNING"},
     },
 }
 
@@ -304,3 +314,40 @@ WEBHOOK_BACKOFF_MAX = env_int("AITOP_WEBHOOK_BACKOFF_MAX", 6 * 3600)
 # Receivers on non-public addresses are refused by the network guard, as
 # feeds are; tests and local development list their own hosts here.
 WEBHOOK_ALLOW_HOSTS = env_list("AITOP_WEBHOOK_ALLOW_HOSTS")
+# Fetching feeds (feed/ingest/). Feeds come from the open internet, so every
+# limit below is there to keep a broken or hostile one from hurting a run.
+# Host names or addresses that the network guard lets through although they
+# are not public (loopback, private…): tests and local development only.
+FETCH_ALLOW_HOSTS = env_list("AITOP_FETCH_ALLOW_HOSTS")
+# A CA bundle to verify TLS with instead of certifi's (a company proxy's CA).
+FETCH_CA_BUNDLE = env_str("AITOP_FETCH_CA_BUNDLE", "")
+# Names AITOP; a deployment adds its own contact URL, as feed hosts like to see.
+FETCH_USER_AGENT = env_str("AITOP_FETCH_USER_AGENT", "AITOP/0.1 (AI news desk; feed fetcher)")
+FETCH_CONNECT_TIMEOUT = env_float("AITOP_FETCH_CONNECT_TIMEOUT", 10.0)  # seconds
+FETCH_READ_TIMEOUT = env_float("AITOP_FETCH_READ_TIMEOUT", 20.0)  # seconds between two reads
+FETCH_TOTAL_TIMEOUT = env_float("AITOP_FETCH_TOTAL_TIMEOUT", 60.0)  # seconds for a whole fetch
+# Largest body we read, counted after decompression (so a gzip bomb stops here).
+FETCH_MAX_BYTES = env_int("AITOP_FETCH_MAX_BYTES", 10 * 1024 * 1024)
+FETCH_MAX_REDIRECTS = env_int("AITOP_FETCH_MAX_REDIRECTS", 5)
+# Entries taken from one fetch; the rest are reported as skipped.
+FETCH_MAX_ENTRIES = env_int("AITOP_FETCH_MAX_ENTRIES", 200)
+# Seconds between two requests to one host (name and port); arXiv asks for 3.
+FETCH_HOST_GAP = env_float("AITOP_FETCH_HOST_GAP", 1.0)
+FETCH_HOST_GAPS = env_number_map(
+    "AITOP_FETCH_HOST_GAPS",
+    {"export.arxiv.org": 3.0, "arxiv.org": 3.0, "rss.arxiv.org": 3.0},
+)
+# Failures back off exponentially from the base, up to the cap, with jitter.
+FETCH_BACKOFF_BASE = env_float("AITOP_FETCH_BACKOFF_BASE", 300.0)  # seconds
+FETCH_BACKOFF_MAX = env_float("AITOP_FETCH_BACKOFF_MAX", 86400.0)  # seconds
+# A feed's own Retry-After, Cache-Control, Expires or <ttl> is obeyed up to this
+# many seconds, so a typo in a header cannot stop a source for years.
+FETCH_MAX_DELAY = env_float("AITOP_FETCH_MAX_DELAY", 7 * 86400.0)
+# After this many failures in a row a source is flagged as failing in the admin.
+FETCH_FAILING_AFTER = env_int("AITOP_FETCH_FAILING_AFTER", 5)
+# How long a worker may hold a source (and its host) before another may take it.
+FETCH_LEASE_SECONDS = env_float("AITOP_FETCH_LEASE_SECONDS", 300.0)
+# Fetches kept per source in its history.
+FETCH_HISTORY_KEEP = env_int("AITOP_FETCH_HISTORY_KEEP", 50)
+# Seconds the scheduler (`manage.py fetch_scheduler`) waits between two rounds.
+FETCH_SCHEDULER_INTERVAL = env_float("AITOP_FETCH_SCHEDULER_INTERVAL", 15.0)

@@ -1,25 +1,96 @@
-"""Sources in the admin: what we fetch and how each source is doing."""
+"""Sources in the admin: what we fetch, how each source is doing, and its keyword rules.
 
-from django.contrib import admin
+Everything here calls ingestion's own functions: "fetch now" enqueues the
+same `fetch_source` task the scheduler does, and "test this feed" runs the
+same fetch and read (`feed_test`) without writing anything.
+"""
 
-from feed.models import Source
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from feed.ingest import feed_test
+from feed.ingest.fetch import url_scheme_refusal
+from feed.ingest.keywords import keyword_rule_apply, keyword_rule_preview
+from feed.models import FetchAttempt, KeywordRule, Source, Tombstone
+from feed.tasks import fetch_source
+
+RECENT_FETCHES = 20
+
+
+class HealthFilter(admin.SimpleListFilter):
+    title = _("health")
+    parameter_name = "health"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("failing", _("Failing")),
+            ("failed", _("Last fetch failed")),
+            ("never", _("Never fetched")),
+        ]
+
+    def queryset(self, request, queryset):
+        if self.value() == "failing":
+            return queryset.filter(consecutive_failures__gte=settings.FETCH_FAILING_AFTER)
+        if self.value() == "failed":
+            return queryset.filter(last_status=Source.Status.FAILED)
+        if self.value() == "never":
+            return queryset.filter(last_fetched_at__isnull=True)
+        return queryset
+
+
+class SourceForm(forms.ModelForm):
+    class Meta:
+        model = Source
+        fields = [
+            "name",
+            "slug",
+            "kind",
+            "handle",
+            "is_active",
+            "feed_url",
+            "homepage_url",
+            "fetch_interval",
+            "default_category",
+            "default_tags",
+            "weight",
+        ]
+
+    def clean_feed_url(self) -> str:
+        url = self.cleaned_data["feed_url"]
+        refusal = url_scheme_refusal(url) if url else None
+        if refusal:
+            raise forms.ValidationError(refusal[0].upper() + refusal[1:] + ".")
+        return url
 
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
+    form = SourceForm
     list_display = [
         "name",
         "kind",
-        "handle",
         "is_active",
+        "health",
         "last_fetched_at",
         "last_status",
         "consecutive_failures",
         "next_fetch_at",
+        "short_error",
     ]
-    list_filter = ["kind", "is_active", "last_status"]
+    list_editable = ["is_active"]
+    list_filter = [HealthFilter, "kind", "is_active", "last_status"]
     search_fields = ["name", "slug", "handle", "feed_url", "homepage_url"]
     prepopulated_fields = {"slug": ["name"]}
+    actions = ["fetch_now", "activate", "deactivate"]
     readonly_fields = [
         "etag",
         "last_modified",
@@ -34,13 +105,15 @@ class SourceAdmin(admin.ModelAdmin):
         "lease_expires_at",
         "created_at",
         "updated_at",
+        "recent_fetches",
+        "feed_test",
     ]
     fieldsets = [
         (None, {"fields": ["name", "slug", "kind", "handle", "is_active"]}),
-        ("Feed", {"fields": ["feed_url", "homepage_url", "fetch_interval"]}),
-        ("Defaults for new items", {"fields": ["default_category", "default_tags", "weight"]}),
+        (_("Feed"), {"fields": ["feed_url", "feed_test", "homepage_url", "fetch_interval"]}),
+        (_("Defaults for new items"), {"fields": ["default_category", "default_tags", "weight"]}),
         (
-            "Health",
+            _("Health"),
             {
                 "fields": [
                     "last_fetched_at",
@@ -50,6 +123,14 @@ class SourceAdmin(admin.ModelAdmin):
                     "next_fetch_at",
                     "last_error",
                     "last_warning",
+                    "recent_fetches",
+                ]
+            },
+        ),
+        (
+            _("Fetch state"),
+            {
+                "fields": [
                     "etag",
                     "last_modified",
                     "lease_owner",
@@ -61,3 +142,312 @@ class SourceAdmin(admin.ModelAdmin):
             },
         ),
     ]
+
+    class Media:
+        js = ["feed/admin/preview.js"]
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            # A source not saved yet has no health to show.
+            return self.fieldsets[:3]
+        return self.fieldsets
+
+    @admin.display(description=_("test this feed"))
+    def feed_test(self, source: Source) -> str:
+        # Sends the source's own form (the URL as typed) to the test view. Not a
+        # submit button: Enter in a field must still save the form.
+        return format_html(
+            '<button type="button" class="button" name="_test_feed" data-aitop-url="{}" '
+            'data-aitop-preview data-aitop-target="aitop-feed-test-result" '
+            'data-aitop-working="{}">{}</button>'
+            '<div class="help">{}</div>'
+            '<div id="aitop-feed-test-result" aria-live="polite"></div>',
+            reverse("admin:feed_source_test_feed"),
+            _("Fetching…"),
+            _("Test this feed"),
+            _(
+                "Fetches the feed URL above the way the workers will and shows what its "
+                "entries would become. Nothing is saved."
+            ),
+        )
+
+    # Columns.
+
+    @admin.display(description=_("health"))
+    def health(self, source: Source) -> str:
+        if source.consecutive_failures >= settings.FETCH_FAILING_AFTER:
+            return format_html(
+                '<strong class="aitop-failing" style="color:#ba2121">{}</strong>',
+                _("Failing: %(count)d failures in a row") % {"count": source.consecutive_failures},
+            )
+        if source.last_status == Source.Status.FAILED:
+            return _("Last fetch failed")
+        if source.last_status == Source.Status.PARTIAL:
+            return _("Imported with warnings")
+        if not source.last_fetched_at:
+            return _("Never fetched")
+        return _("OK")
+
+    @admin.display(description=_("last error"))
+    def short_error(self, source: Source) -> str:
+        text = source.last_error or ""
+        return text if len(text) <= 80 else text[:79] + "…"
+
+    @admin.display(description=_("recent fetches"))
+    def recent_fetches(self, source: Source) -> str:
+        if not source.pk:
+            return "-"
+        attempts = source.fetch_attempts.order_by("-started_at", "-id")[:RECENT_FETCHES]
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    f"{a.started_at:%Y-%m-%d %H:%M:%S}",
+                    a.get_status_display(),
+                    a.http_status or "",
+                    a.items_new,
+                    a.items_updated,
+                    a.items_unchanged,
+                    a.items_skipped,
+                    f"{a.duration.total_seconds():.2f} s",
+                    a.error or a.warning,
+                )
+                for a in attempts
+            ),
+        )
+        if not rows:
+            return _("No fetch yet.")
+        history = reverse("admin:feed_fetchattempt_changelist") + f"?source__id__exact={source.pk}"
+        return format_html(
+            '<table class="aitop-fetches"><thead><tr><th>{}</th><th>{}</th><th>HTTP</th>'
+            "<th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>"
+            '<tbody>{}</tbody></table><p><a href="{}">{}</a></p>',
+            _("started"),
+            _("status"),
+            _("new"),
+            _("updated"),
+            _("unchanged"),
+            _("skipped"),
+            _("duration"),
+            _("error or warning"),
+            rows,
+            history,
+            _("All fetches of this source"),
+        )
+
+    # Actions.
+
+    @admin.action(description=_("Fetch now"), permissions=["change"])
+    def fetch_now(self, request: HttpRequest, queryset):
+        self._enqueue_fetches(request, list(queryset.exclude(feed_url="")))
+
+    @admin.action(description=_("Activate"), permissions=["change"])
+    def activate(self, request, queryset):
+        count = queryset.update(is_active=True)
+        self.message_user(
+            request, ngettext("%d source activated.", "%d sources activated.", count) % count
+        )
+
+    @admin.action(description=_("Deactivate"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        count = queryset.update(is_active=False)
+        self.message_user(
+            request, ngettext("%d source deactivated.", "%d sources deactivated.", count) % count
+        )
+
+    def _enqueue_fetches(self, request: HttpRequest, sources: list[Source]) -> None:
+        queued = 0
+        for source in sources:
+            result = fetch_source.enqueue(source.pk)
+            if result.is_finished and result.return_value:
+                # An immediate backend ran it already: say how it went.
+                self.message_user(request, _fetch_message(source, result.return_value))
+            else:
+                queued += 1
+        if queued:
+            self.message_user(
+                request,
+                ngettext(
+                    "%d source queued; a worker (manage.py db_worker) will fetch it.",
+                    "%d sources queued; a worker (manage.py db_worker) will fetch them.",
+                    queued,
+                )
+                % queued,
+            )
+
+    # Views of our own: "fetch now" on the change page, "test this feed" on the form.
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("test-feed/", wrap(self.test_feed_view), name="feed_source_test_feed"),
+            path("<int:pk>/fetch-now/", wrap(self.fetch_now_view), name="feed_source_fetch_now"),
+            *super().get_urls(),
+        ]
+
+    def fetch_now_view(self, request: HttpRequest, pk: int):
+        """Enqueue a fetch of one source (the change page's "Fetch now" button)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        source = get_object_or_404(Source, pk=pk)
+        if not self.has_change_permission(request, source):
+            raise PermissionDenied
+        if not source.feed_url:
+            self.message_user(request, _("This source has no feed URL."), messages.WARNING)
+        else:
+            self._enqueue_fetches(request, [source])
+        return redirect("admin:feed_source_change", pk)
+
+    def test_feed_view(self, request: HttpRequest):
+        """Fetch the feed URL of the form as ingestion would, and show what it would bring."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        url = request.POST.get("feed_url", "").strip()
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Test this feed"),
+            "feed_url": url,
+            "result": feed_test(url=url) if url else None,
+            "entries_shown": 10,
+        }
+        fragment = request.headers.get("X-Requested-With") == "fetch"
+        template = (
+            "admin/feed/source/feed_test_result.html"
+            if fragment
+            else "admin/feed/source/feed_test.html"
+        )
+        return TemplateResponse(request, template, context)
+
+
+def _fetch_message(source: Source, result: dict) -> str:
+    if result.get("status") in {"failed", "busy", "deferred"}:
+        return _("%(source)s: %(status)s — %(error)s") % {
+            "source": source,
+            "status": result["status"],
+            "error": result.get("error", ""),
+        }
+    return _("%(source)s: %(status)s, %(new)d new, %(updated)d updated, %(skipped)d skipped.") % {
+        "source": source,
+        "status": result["status"],
+        "new": result.get("new", 0),
+        "updated": result.get("updated", 0),
+        "skipped": result.get("skipped", 0),
+    }
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that ingestion writes: editors look, and may delete, but never edit."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FetchAttempt)
+class FetchAttemptAdmin(ReadOnlyAdmin):
+    """The fetch history, newest first."""
+
+    list_display = [
+        "started_at",
+        "source",
+        "status",
+        "http_status",
+        "items_new",
+        "items_updated",
+        "items_unchanged",
+        "items_skipped",
+        "duration",
+        "error",
+    ]
+    list_filter = ["status", "source"]
+    list_select_related = ["source"]
+    search_fields = ["source__name", "error", "warning"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(Tombstone)
+class TombstoneAdmin(ReadOnlyAdmin):
+    """Deleted items that feeds may not bring back; delete a tombstone to allow it again."""
+
+    list_display = ["title", "url", "source", "deleted_at"]
+    search_fields = ["title", "url"]
+    list_select_related = ["source"]
+
+
+@admin.register(KeywordRule)
+class KeywordRuleAdmin(admin.ModelAdmin):
+    """Pattern → tag rules; preview what a rule would tag, and apply it to existing items."""
+
+    list_display = ["pattern", "tag", "is_active", "updated_at"]
+    list_editable = ["is_active"]
+    list_filter = ["is_active"]
+    search_fields = ["pattern", "tag"]
+    actions = ["apply_to_existing"]
+
+    class Media:
+        js = ["feed/admin/preview.js"]
+
+    @admin.action(description=_("Apply to existing items"), permissions=["change"])
+    def apply_to_existing(self, request, queryset):
+        for rule in queryset:
+            self._apply(request, rule)
+
+    def _apply(self, request, rule: KeywordRule) -> None:
+        count = keyword_rule_apply(rule=rule)
+        self.message_user(
+            request,
+            ngettext(
+                "“%(rule)s” tagged %(count)d existing item.",
+                "“%(rule)s” tagged %(count)d existing items.",
+                count,
+            )
+            % {"rule": rule, "count": count},
+        )
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if "_apply" in request.POST:
+            self._apply(request, obj)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if "_apply" in request.POST:
+            self._apply(request, obj)
+        return super().response_change(request, obj)
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("preview/", wrap(self.preview_view), name="feed_keywordrule_preview"),
+            *super().get_urls(),
+        ]
+
+    def preview_view(self, request: HttpRequest):
+        """How many existing items the pattern would tag, with a sample; saves nothing."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        pattern = request.POST.get("pattern", "").strip()
+        tag = request.POST.get("tag", "").strip()
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Preview of a keyword rule"),
+            "pattern": pattern,
+            "tag": tag,
+            "preview": keyword_rule_preview(pattern=pattern, tag=tag) if pattern and tag else None,
+        }
+        fragment = request.headers.get("X-Requested-With") == "fetch"
+        template = (
+            "admin/feed/keywordrule/preview_result.html"
+            if fragment
+            else "admin/feed/keywordrule/preview.html"
+        )
+        return TemplateResponse(request, template, context)

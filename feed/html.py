@@ -1,5 +1,7 @@
 """HTML from feeds and integrations, cleaned to what we are willing to show."""
 
+from urllib.parse import urljoin, urlsplit
+
 import nh3
 
 # Text structure, links and images; nothing that runs, styles or embeds.
@@ -55,8 +57,12 @@ ALLOWED_ATTRIBUTES = {
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
 
 
-def clean_html(html: str) -> str:
-    """Sanitise untrusted HTML with an allow-list; links open safely."""
+def clean_html(html: str, *, base_url: str = "") -> str:
+    """Sanitise untrusted HTML with an allow-list; links open safely.
+
+    With `base_url`, relative links and images are made absolute against it
+    (a feed's relative links mean nothing once shown on our pages).
+    """
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,
@@ -64,4 +70,17 @@ def clean_html(html: str) -> str:
         url_schemes=ALLOWED_URL_SCHEMES,
         link_rel="noopener nofollow",
         strip_comments=True,
+        attribute_filter=_absolute_links(base_url) if base_url else None,
     )
+
+
+def _absolute_links(base_url: str):
+    def absolute(tag: str, attribute: str, value: str) -> str | None:
+        if attribute not in {"href", "src"} or urlsplit(value).scheme:
+            # nh3 checks absolute URLs against ALLOWED_URL_SCHEMES itself.
+            return value
+        joined = urljoin(base_url, value)
+        # What this filter returns is not checked again: only http(s) may pass.
+        return joined if urlsplit(joined).scheme in {"http", "https"} else None
+
+    return absolute

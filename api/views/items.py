@@ -34,6 +34,7 @@ from editorial.errors import (
     TransitionNotAllowed,
 )
 from editorial.models import LogAction
+from feed.ingest.normalise import url_canonical
 from feed.models import Item
 
 _KEYSETS = {
@@ -57,8 +58,6 @@ def _duplicate(url: str, *, exclude_pk: int | None = None) -> None:
 def _canonical(data: dict) -> dict:
     """The submitted URL in its canonical form, the one items are unique by."""
     if "url" in data:
-        from feed.ingest.normalise import url_canonical  # TEMP-UNTIL-INGEST
-
         canonical = url_canonical(data["url"])
         if canonical is None:
             raise exceptions.ValidationError({"url": [_("Enter a valid http(s) URL.")]})

@@ -1,0 +1,195 @@
+"""Outbound HTTP that cannot be turned against our own network.
+
+Every request to a URL that someone else chose (a feed, a webhook) goes
+through `guarded_client()`. The guard sits where the socket is opened: the
+host is resolved once, every address it resolves to is checked, and the
+connection is made to an address that passed. So `http://2130706433/`,
+`http://127.1/` and `http://[::ffff:127.0.0.1]/` are caught (the check is on
+the address dialled, not on the spelling of the URL), there is no window for
+DNS rebinding between check and connect, and redirects are checked at every
+hop because each hop opens its own connection. TLS still verifies the
+certificate against the host name of the URL: only the TCP connection is
+pinned to the checked address.
+
+Interface:
+
+- `guarded_client(timeout=..., allow_hosts=None, **kwargs) -> httpx.Client`:
+  a client whose every connection is guarded (env proxies off).
+- `address_refusal(ip) -> str | None`: why an address may not be dialled.
+- `resolve_checked(host, port, allow_hosts=...) -> list[str]`: the addresses
+  to dial, or `BlockedAddressError`.
+- `BlockedAddressError` (an `httpx.TransportError`): raised by the client
+  when the guard refuses; its message says which address and why.
+"""
+
+import functools
+import ipaddress
+import socket
+import ssl
+from collections.abc import Iterable
+
+import certifi
+import httpcore
+import httpx
+from django.conf import settings
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+# Prefixes that carry an IPv4 address inside an IPv6 one (NAT64); the IPv4
+# address is what the gateway will dial, so it is checked too.
+_NAT64_PREFIXES = (
+    ipaddress.ip_network("64:ff9b::/96"),
+    ipaddress.ip_network("64:ff9b:1::/48"),
+)
+
+
+class BlockedAddressError(httpx.TransportError):
+    """The guard refused to connect: the host resolves to an address we never dial."""
+
+
+def address_refusal(ip: IPAddress) -> str | None:
+    """Why `ip` may not be dialled (loopback, private, …), or None if it is public."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = _embedded_ipv4(ip)
+        if embedded is not None:
+            reason = address_refusal(embedded)
+            if reason:
+                return f"{reason} (inside {ip})"
+    checks = (
+        ("unspecified", ip.is_unspecified),
+        ("loopback", ip.is_loopback),
+        ("link-local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("reserved", ip.is_reserved),
+        ("private", ip.is_private),
+        ("not globally reachable", not ip.is_global),
+    )
+    for reason, applies in checks:
+        if applies:
+            return reason
+    return None
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]
+    if any(ip in prefix for prefix in _NAT64_PREFIXES):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def _host_key(host: str) -> str:
+    return host.strip().strip("[]").rstrip(".").lower()
+
+
+def _allowed(host: str, ip: IPAddress, allow_hosts: Iterable[str]) -> bool:
+    """True when the URL's host name, or the address dialled, is on the allow-list."""
+    for entry in allow_hosts:
+        key = _host_key(entry)
+        if key == _host_key(host):
+            return True
+        try:
+            allowed_ip = ipaddress.ip_address(key)
+        except ValueError:
+            continue
+        candidates = {ip}
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            candidates.add(ip.ipv4_mapped)
+        if allowed_ip in candidates:
+            return True
+    return False
+
+
+def resolve_checked(host: str, port: int, *, allow_hosts: Iterable[str] = ()) -> list[str]:
+    """Resolve `host` and return the addresses to dial; refuse if any of them is not public.
+
+    A host with one public and one private address is refused as a whole: the
+    name could answer either way next time.
+    """
+    allow_hosts = list(allow_hosts)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        raise httpx.ConnectError(f"cannot resolve {host}: {error}") from None
+    addresses: list[str] = []
+    for *_, sockaddr in infos:
+        address = sockaddr[0]
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not _allowed(host, ip, allow_hosts):
+            reason = address_refusal(ip)
+            if reason:
+                raise BlockedAddressError(
+                    f"refused to connect to {host} ({ip}): the address is {reason}"
+                )
+        if address not in addresses:
+            addresses.append(address)
+    if not addresses:
+        raise httpx.ConnectError(f"{host} has no address")
+    return addresses
+
+
+class GuardedNetworkBackend(httpcore.SyncBackend):
+    """httpcore's socket backend, dialling only addresses that `resolve_checked` passed."""
+
+    def __init__(self, *, allow_hosts: Iterable[str] = ()):
+        self.allow_hosts = tuple(allow_hosts)
+
+    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+        last_error: Exception | None = None
+        for address in resolve_checked(host, port, allow_hosts=self.allow_hosts):
+            try:
+                # A literal address: create_connection makes no DNS query of its own.
+                return super().connect_tcp(address, port, timeout, local_address, socket_options)
+            except httpcore.ConnectError as error:
+                last_error = error
+        raise last_error or httpcore.ConnectError(f"cannot connect to {host}")
+
+
+class GuardedTransport(httpx.HTTPTransport):
+    """httpx's transport with the guarded backend and no proxy."""
+
+    def __init__(self, *, ssl_context: ssl.SSLContext, allow_hosts: Iterable[str] = ()):
+        limits = httpx.Limits(max_connections=10, max_keepalive_connections=5)
+        super().__init__(verify=ssl_context, trust_env=False, limits=limits)
+        # HTTPTransport offers no way to pass a network backend, so its pool is
+        # replaced by an identical one that uses ours (same SSL context, limits).
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl_context,
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=GuardedNetworkBackend(allow_hosts=allow_hosts),
+        )
+
+
+@functools.cache
+def verifying_ssl_context(ca_bundle: str = "") -> ssl.SSLContext:
+    """A TLS context that verifies certificates and host names (built once per bundle)."""
+    return ssl.create_default_context(cafile=ca_bundle or certifi.where())
+
+
+def guarded_client(
+    *,
+    timeout: httpx.Timeout | float,
+    allow_hosts: Iterable[str] | None = None,
+    ca_bundle: str | None = None,
+    **kwargs,
+) -> httpx.Client:
+    """An httpx client that refuses non-public addresses and follows no env proxy.
+
+    `allow_hosts` defaults to settings.FETCH_ALLOW_HOSTS and `ca_bundle` to
+    settings.FETCH_CA_BUNDLE (empty: certifi's bundle). Certificates are
+    always verified; there is no insecure mode to fall back to.
+    """
+    if allow_hosts is None:
+        allow_hosts = settings.FETCH_ALLOW_HOSTS
+    if ca_bundle is None:
+        ca_bundle = settings.FETCH_CA_BUNDLE
+    transport = GuardedTransport(
+        ssl_context=verifying_ssl_context(ca_bundle), allow_hosts=allow_hosts
+    )
+    return httpx.Client(transport=transport, timeout=timeout, trust_env=False, **kwargs)

@@ -1,0 +1,96 @@
+"""Who may fetch what, now: a lease per source and a slot per host.
+
+Both are conditional UPDATEs with a row count (healthchecks' method), so
+they work the same on PostgreSQL and SQLite, across any number of workers
+and machines. A lease expires: a worker killed mid-fetch holds nothing for
+longer than settings.FETCH_LEASE_SECONDS.
+"""
+
+import datetime
+import os
+import secrets
+import socket
+
+from django.conf import settings
+from django.db.models import Q
+
+from feed.ingest.schedule import host_gap
+from feed.models import FetchHost, Source
+
+# The lease the scheduler puts on a source it has queued: any worker that
+# runs the queued task may take it over.
+QUEUED = "queued"
+
+
+def lease_owner_id() -> str:
+    """A name for one fetch by this process, unique across machines."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _lease_length() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.FETCH_LEASE_SECONDS)
+
+
+def lease_free_q(now: datetime.datetime) -> Q:
+    """Sources no worker holds (never leased, lease expired)."""
+    return Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)
+
+
+def source_claim(*, source_id: int, owner: str, now: datetime.datetime) -> bool:
+    """Take the source's lease; False if another worker holds it."""
+    claimable = lease_free_q(now) | Q(lease_owner=QUEUED)
+    return (
+        Source.objects.filter(claimable, pk=source_id).update(
+            lease_owner=owner, lease_expires_at=now + _lease_length()
+        )
+        == 1
+    )
+
+
+def source_mark_queued(*, source_id: int, now: datetime.datetime) -> bool:
+    """Mark a free source as queued, so the scheduler does not queue it twice."""
+    return (
+        Source.objects.filter(lease_free_q(now), pk=source_id).update(
+            lease_owner=QUEUED, lease_expires_at=now + _lease_length()
+        )
+        == 1
+    )
+
+
+def source_release(
+    *, source_id: int, owner: str, next_fetch_at: datetime.datetime | None = None
+) -> bool:
+    """Give the lease back (optionally moving the next fetch), if we still hold it."""
+    changes = {"lease_owner": "", "lease_expires_at": None}
+    if next_fetch_at is not None:
+        changes["next_fetch_at"] = next_fetch_at
+    return Source.objects.filter(pk=source_id, lease_owner=owner).update(**changes) == 1
+
+
+def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.datetime | None:
+    """Take the host for one request; None if taken, else when to try again."""
+    FetchHost.objects.bulk_create([FetchHost(host=host)], ignore_conflicts=True)
+    free = (Q(busy_until__isnull=True) | Q(busy_until__lte=now)) & (
+        Q(next_request_at__isnull=True) | Q(next_request_at__lte=now)
+    )
+    taken = FetchHost.objects.filter(free, host=host).update(
+        busy_owner=owner, busy_until=now + _lease_length()
+    )
+    if taken:
+        return None
+    row = FetchHost.objects.filter(host=host).values("busy_until", "next_request_at").first()
+    retry = now
+    if row["busy_until"] and row["busy_until"] > now:
+        # A request is in flight; it usually ends in seconds, not at its lease's end.
+        retry = now + max(host_gap(host), datetime.timedelta(seconds=1))
+    if row["next_request_at"] and row["next_request_at"] > retry:
+        retry = row["next_request_at"]
+    return retry
+
+
+def host_release(*, host: str, owner: str, finished_at: datetime.datetime) -> None:
+    """Free the host; the next request to it may go after the host's gap."""
+    gap = host_gap(host)
+    FetchHost.objects.filter(host=host, busy_owner=owner).update(
+        busy_owner="", busy_until=None, next_request_at=finished_at + gap if gap else None
+    )

@@ -1,0 +1,357 @@
+"""Ingesting a source: lease → host slot → fetch → parse → normalise → one transaction.
+
+`ingest_source` is the one entry point that the worker's task, the
+`fetch_sources` command and the admin's "fetch now" all end in;
+`feed_test` runs the same fetch and read for the admin's "test this feed"
+button and writes nothing.
+
+Nothing is written while the network is in use: the fetch and the parse
+happen outside any transaction, then the source's state, the items and the
+fetch's history row are written together in one. A worker killed before
+that commit leaves no trace but its lease, which expires.
+"""
+
+import dataclasses
+import datetime
+import enum
+import logging
+import time
+
+import httpx
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from feed.ingest.fetch import FetchError, fetch_feed, url_scheme_refusal
+from feed.ingest.leases import (
+    host_claim,
+    host_release,
+    lease_owner_id,
+    source_claim,
+    source_release,
+)
+from feed.ingest.normalise import Entry, Skip, entries_normalise, text_clean
+from feed.ingest.parse import ParseError, parse_feed
+from feed.ingest.schedule import host_key, next_fetch_after_failure, next_fetch_after_success
+from feed.ingest.upsert import UpsertCounts, items_upsert
+from feed.models import FetchAttempt, Item, Source
+
+logger = logging.getLogger(__name__)
+
+
+class Outcome(enum.StrEnum):
+    """How an ingest ended: a fetch's status, or why there was no fetch."""
+
+    OK = Source.Status.OK
+    NOT_MODIFIED = Source.Status.NOT_MODIFIED
+    PARTIAL = Source.Status.PARTIAL
+    FAILED = Source.Status.FAILED
+    BUSY = "busy"  # another worker holds the source
+    DEFERRED = "deferred"  # the host was fetched too recently; next_fetch_at says when
+
+
+class LeaseLostError(Exception):
+    """Our lease expired and another worker took the source: write nothing."""
+
+
+@dataclasses.dataclass
+class FeedRead:
+    """One fetch and what could be read from it, before anything is written."""
+
+    status: Outcome
+    http_status: int | None = None
+    headers: httpx.Headers = dataclasses.field(default_factory=httpx.Headers)
+    final_url: str = ""
+    entries: list[Entry] = dataclasses.field(default_factory=list)
+    skips: list[Skip] = dataclasses.field(default_factory=list)
+    ttl_minutes: int | None = None
+    error: str = ""
+    warning: str = ""
+    retry_at: datetime.datetime | None = None
+
+
+@dataclasses.dataclass
+class IngestResult:
+    """What an ingest (or a test of a feed) did, for tasks, commands and the admin."""
+
+    source_id: int | None
+    status: Outcome
+    http_status: int | None = None
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped_reasons: dict[str, int] = dataclasses.field(default_factory=dict)
+    error: str = ""
+    warning: str = ""
+    seconds: float = 0.0
+    next_fetch_at: datetime.datetime | None = None
+    # Only from feed_test: the entries as they would be stored.
+    entries: list[Entry] = dataclasses.field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return sum(self.skipped_reasons.values())
+
+    def as_dict(self) -> dict:
+        """A JSON-friendly summary (a task's return value)."""
+        return {
+            "source_id": self.source_id,
+            "status": str(self.status),
+            "http_status": self.http_status,
+            "new": self.new,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+            "skipped_reasons": self.skipped_reasons,
+            "error": self.error,
+            "warning": self.warning,
+            "seconds": round(self.seconds, 3),
+            "next_fetch_at": self.next_fetch_at.isoformat() if self.next_fetch_at else None,
+        }
+
+
+def _reasons(skips: list[Skip]) -> dict[str, int]:
+    reasons: dict[str, int] = {}
+    for skip in skips:
+        reasons[skip.reason] = reasons.get(skip.reason, 0) + 1
+    return reasons
+
+
+def feed_read(
+    *, url: str, owner: str, now: datetime.datetime, etag: str = "", last_modified: str = ""
+) -> FeedRead:
+    """Fetch `url` (one request per host at a time) and read its entries."""
+    refusal = url_scheme_refusal(url)
+    if refusal:
+        return FeedRead(Outcome.FAILED, error=refusal)
+    host = host_key(url)
+    retry_at = host_claim(host=host, owner=owner, now=now)
+    if retry_at is not None:
+        return FeedRead(
+            Outcome.DEFERRED,
+            retry_at=retry_at,
+            error=f"{host} was fetched a moment ago; trying again at {retry_at:%H:%M:%S}",
+        )
+    started = time.monotonic()
+    try:
+        fetched = fetch_feed(url, etag=etag, last_modified=last_modified)
+    except FetchError as error:
+        return FeedRead(
+            Outcome.FAILED,
+            http_status=error.http_status,
+            headers=error.headers,
+            error=error.message,
+        )
+    finally:
+        elapsed = datetime.timedelta(seconds=time.monotonic() - started)
+        host_release(host=host, owner=owner, finished_at=now + elapsed)
+    if fetched.not_modified:
+        return FeedRead(Outcome.NOT_MODIFIED, 304, fetched.headers, fetched.final_url)
+    try:
+        parsed = parse_feed(fetched.body, content_type=fetched.content_type, url=fetched.final_url)
+    except ParseError as error:
+        return FeedRead(
+            Outcome.FAILED,
+            fetched.status_code,
+            fetched.headers,
+            fetched.final_url,
+            error=str(error),
+        )
+    entries, skips = entries_normalise(
+        parsed.entries, base_url=fetched.final_url, now=now, limit=settings.FETCH_MAX_ENTRIES
+    )
+    return FeedRead(
+        Outcome.PARTIAL if parsed.warning else Outcome.OK,
+        fetched.status_code,
+        fetched.headers,
+        fetched.final_url,
+        entries=entries,
+        skips=skips,
+        ttl_minutes=parsed.ttl_minutes,
+        warning=parsed.warning,
+    )
+
+
+def ingest_source(source: Source, *, now: datetime.datetime | None = None) -> IngestResult:
+    """Fetch one source and upsert its entries into items; never raises for a bad feed."""
+    now = now or timezone.now()
+    started = time.monotonic()
+    if not source.feed_url:
+        return IngestResult(source.pk, Outcome.FAILED, error="the source has no feed URL")
+    owner = lease_owner_id()
+    if not source_claim(source_id=source.pk, owner=owner, now=now):
+        return IngestResult(
+            source.pk, Outcome.BUSY, error="another worker is fetching this source right now"
+        )
+    try:
+        # The state as it is now that we hold the lease (ETag, failures…).
+        source.refresh_from_db()
+        read = feed_read(
+            url=source.feed_url,
+            etag=source.etag,
+            last_modified=source.last_modified,
+            owner=owner,
+            now=now,
+        )
+        if read.status == Outcome.DEFERRED:
+            source_release(source_id=source.pk, owner=owner, next_fetch_at=read.retry_at)
+            return IngestResult(
+                source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=read.retry_at
+            )
+        return _record(source, read, owner=owner, now=now, started=started)
+    except LeaseLostError:
+        return _lease_lost(source)
+    except Exception as error:
+        # A bug, or a feed that found a way past every check: record it as a
+        # failed fetch (the items of this fetch were rolled back) and go on.
+        logger.exception("ingesting source %s failed", source.pk)
+        read = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+        try:
+            return _record(source, read, owner=owner, now=now, started=started)
+        except LeaseLostError:
+            return _lease_lost(source)
+
+
+def _lease_lost(source: Source) -> IngestResult:
+    return IngestResult(
+        source.pk,
+        Outcome.BUSY,
+        error="another worker took this source over while it was fetched; nothing was written",
+    )
+
+
+def _record(
+    source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float
+) -> IngestResult:
+    """Write the fetch's outcome, its items and its history row in one transaction."""
+    state = _source_state(source, read, now=now)
+    with transaction.atomic():
+        released = Source.objects.filter(pk=source.pk, lease_owner=owner).update(
+            **state, lease_owner="", lease_expires_at=None
+        )
+        if not released:
+            raise LeaseLostError
+        counts = (
+            items_upsert(source=source, entries=read.entries, now=now)
+            if read.entries
+            else UpsertCounts()
+        )
+        reasons = _reasons(read.skips + counts.skips)
+        seconds = time.monotonic() - started
+        FetchAttempt.objects.create(
+            source=source,
+            started_at=now,
+            duration=datetime.timedelta(seconds=seconds),
+            status=read.status,
+            http_status=read.http_status,
+            items_new=counts.new,
+            items_updated=counts.updated,
+            items_unchanged=counts.unchanged,
+            items_skipped=sum(reasons.values()),
+            skipped_reasons=reasons,
+            error=state.get("last_error", ""),
+            warning=state.get("last_warning", ""),
+            final_url=read.final_url[:2000],
+            worker=owner,
+        )
+        _history_prune(source.pk)
+    for field, value in state.items():
+        setattr(source, field, value)
+    source.lease_owner, source.lease_expires_at = "", None
+    return IngestResult(
+        source.pk,
+        read.status,
+        http_status=read.http_status,
+        new=counts.new,
+        updated=counts.updated,
+        unchanged=counts.unchanged,
+        skipped_reasons=reasons,
+        error=state.get("last_error", ""),
+        warning=state.get("last_warning", ""),
+        seconds=seconds,
+        next_fetch_at=state["next_fetch_at"],
+    )
+
+
+def _validator(value: str, limit: int) -> str:
+    """An ETag or Last-Modified we can send back; an unusable one is dropped."""
+    value = text_clean(value).strip()
+    return value if len(value) <= limit else ""
+
+
+def _source_state(source: Source, read: FeedRead, *, now: datetime.datetime) -> dict:
+    """The source's fetch-state fields after this fetch."""
+    state = {
+        "last_fetched_at": now,
+        "last_status": str(read.status),
+        "last_http_status": read.http_status,
+    }
+    if read.status == Outcome.FAILED:
+        failures = source.consecutive_failures + 1
+        state |= {
+            "consecutive_failures": failures,
+            "next_fetch_at": next_fetch_after_failure(
+                now=now, failures=failures, headers=read.headers
+            ),
+            "last_error": text_clean(read.error),
+        }
+        return state
+    state |= {
+        "consecutive_failures": 0,
+        "next_fetch_at": next_fetch_after_success(
+            now=now,
+            interval=source.fetch_interval,
+            headers=read.headers,
+            ttl_minutes=read.ttl_minutes,
+        ),
+        "last_error": "",
+    }
+    if read.status != Outcome.NOT_MODIFIED:
+        # A 304 keeps the validators (and the items) as they were.
+        state |= {
+            "last_warning": text_clean(read.warning),
+            "etag": _validator(read.headers.get("etag", ""), 500),
+            "last_modified": _validator(read.headers.get("last-modified", ""), 100),
+        }
+    return state
+
+
+def _history_prune(source_id: int) -> None:
+    """Keep the newest FETCH_HISTORY_KEEP fetches of a source."""
+    keep = settings.FETCH_HISTORY_KEEP
+    old = list(
+        FetchAttempt.objects.filter(source_id=source_id)
+        .order_by("-started_at", "-id")
+        .values_list("id", flat=True)[keep : keep + 1000]
+    )
+    if old:
+        FetchAttempt.objects.filter(id__in=old).delete()
+
+
+def feed_test(*, url: str, now: datetime.datetime | None = None) -> IngestResult:
+    """Fetch and read a feed exactly as ingestion would, and write no item.
+
+    For the admin's "test this feed": what the entries would become, and how
+    many of them are new to us.
+    """
+    now = now or timezone.now()
+    started = time.monotonic()
+    read = feed_read(url=url, owner=lease_owner_id(), now=now)
+    known = set(
+        Item.objects.filter(url__in=[entry.url for entry in read.entries]).values_list(
+            "url", flat=True
+        )
+    )
+    return IngestResult(
+        None,
+        read.status,
+        http_status=read.http_status,
+        new=sum(entry.url not in known for entry in read.entries),
+        unchanged=len(known),
+        skipped_reasons=_reasons(read.skips),
+        error=read.error,
+        warning=read.warning,
+        seconds=time.monotonic() - started,
+        next_fetch_at=read.retry_at,
+        entries=read.entries,
+    )

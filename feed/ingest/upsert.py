@@ -1,0 +1,212 @@
+"""Upserting normalised entries into items: new ones become drafts, known ones are refreshed.
+
+The rules, in the order they are applied to each entry:
+
+- an entry is known when its guid is known in its source, or its canonical
+  URL is known from any source (the URL is unique across sources: the same
+  story from two feeds is one item);
+- a known item is refreshed only by its own source, and only in the fields
+  the feed owns (title, authors, time, summary, body), never in a field an
+  editor has changed (`edited_fields`), and never in its status: a rejected
+  item stays rejected, a published one stays published;
+- an unknown entry whose URL an editor deleted (a tombstone) stays deleted;
+- any other entry becomes a draft with the source's kind, category and
+  default tags, the tags of the keyword rules it matches (and arXiv's
+  categories), and a heat from the source's weight, raised when other
+  sources already carry the same story (same cluster key).
+
+Runs inside the caller's transaction, in batches, with a fixed number of
+queries per batch plus one per item whose feed fields changed.
+"""
+
+import dataclasses
+import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F
+
+from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
+from feed.ingest.normalise import Entry, Skip
+from feed.ingest.tagging import items_tag
+from feed.models import Item, Source, Tombstone
+
+BATCH_SIZE = 500
+# What an item's heat gains for each other source that carries the same story.
+HEAT_PER_OTHER_SOURCE = 10
+_COMPARED = ("id", "source_id", "guid", "url", "version", "edited_fields", "status")
+_FEED_FIELDS = ("title", "authors", "original_published_at", "summary", "body")
+
+
+@dataclasses.dataclass
+class UpsertCounts:
+    """What an upsert did with the entries it was given."""
+
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skips: list[Skip] = dataclasses.field(default_factory=list)
+
+
+def items_upsert(
+    *,
+    source: Source,
+    entries: list[Entry],
+    now: datetime.datetime,
+    tagger: KeywordTagger | None = None,
+) -> UpsertCounts:
+    """Create drafts for new entries and refresh the feed fields of known ones."""
+    counts = UpsertCounts()
+    if not entries:
+        return counts
+    tagger = tagger or keyword_tagger_active()
+    default_tags = list(source.default_tags.values_list("name", flat=True))
+    for start in range(0, len(entries), BATCH_SIZE):
+        _upsert_batch(
+            source=source,
+            batch=entries[start : start + BATCH_SIZE],
+            now=now,
+            tagger=tagger,
+            default_tags=default_tags,
+            counts=counts,
+        )
+    return counts
+
+
+def _upsert_batch(*, source, batch, now, tagger, default_tags, counts: UpsertCounts) -> None:
+    urls = [entry.url for entry in batch]
+    guids = [entry.guid for entry in batch if entry.guid]
+    fields = (*_COMPARED, *_FEED_FIELDS)
+    by_guid = {
+        item.guid: item for item in Item.objects.filter(source=source, guid__in=guids).only(*fields)
+    }
+    by_url = {item.url: item for item in Item.objects.filter(url__in=urls).only(*fields)}
+    tombstoned = set(Tombstone.objects.filter(url__in=urls).values_list("url", flat=True))
+
+    fresh: list[Entry] = []
+    seen_ids: list[int] = []
+    handled: set[int] = set()
+    for entry in batch:
+        item = (by_guid.get(entry.guid) if entry.guid else None) or by_url.get(entry.url)
+        if item is None:
+            if entry.url in tombstoned:
+                counts.skips.append(Skip("deleted by an editor", entry.url))
+            else:
+                fresh.append(entry)
+            continue
+        if item.id in handled or item.source_id != source.id:
+            # The story is already in, from this entry's twin or another source.
+            counts.unchanged += 1
+            continue
+        handled.add(item.id)
+        if _item_refresh(item, entry, now=now):
+            counts.updated += 1
+        else:
+            counts.unchanged += 1
+            seen_ids.append(item.id)
+    if seen_ids:
+        Item.objects.filter(id__in=seen_ids).update(fetched_at=now)
+    if fresh:
+        _items_create(
+            source=source,
+            entries=fresh,
+            now=now,
+            tagger=tagger,
+            default_tags=default_tags,
+            counts=counts,
+        )
+
+
+def _feed_values(entry: Entry) -> dict:
+    values = {
+        "title": entry.title,
+        "authors": entry.authors,
+        "summary": entry.summary,
+        "body": entry.body,
+    }
+    # A time that stands in for a missing date must not move the item every fetch.
+    if entry.published_from_feed:
+        values["original_published_at"] = entry.published_at
+    return values
+
+
+def _item_refresh(item: Item, entry: Entry, *, now: datetime.datetime) -> bool:
+    """Write the feed's changed fields unless an editor owns them; True if any changed."""
+    for _attempt in range(3):
+        edited = set(item.edited_fields or [])
+        changes = {
+            field: value
+            for field, value in _feed_values(entry).items()
+            if field not in edited and getattr(item, field) != value
+        }
+        if not changes:
+            return False
+        # Conditional on the version we read: an editor's save in between wins,
+        # and we look again at what is left for us to change.
+        written = Item.objects.filter(pk=item.pk, version=item.version).update(
+            **changes, fetched_at=now, updated_at=now, version=F("version") + 1
+        )
+        if written:
+            return True
+        item = Item.objects.only(*_COMPARED, *_FEED_FIELDS).get(pk=item.pk)
+    return False
+
+
+def _heat(*, source: Source, others: int) -> int:
+    return max(0, min(100, source.weight + HEAT_PER_OTHER_SOURCE * others))
+
+
+def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertCounts) -> None:
+    keys = {entry.cluster_key for entry in entries if entry.cluster_key}
+    others = dict(
+        Item.objects.filter(cluster_key__in=keys)
+        .exclude(source=source)
+        .values("cluster_key")
+        .annotate(sources=Count("source", distinct=True))
+        .values_list("cluster_key", "sources")
+    )
+    items = [
+        Item(
+            source=source,
+            title=entry.title,
+            url=entry.url,
+            guid=entry.guid,
+            authors=entry.authors,
+            original_published_at=entry.published_at,
+            summary=entry.summary,
+            body=entry.body,
+            kind=source.kind,
+            category=source.default_category,
+            status=Item.Status.DRAFT,
+            heat=_heat(source=source, others=others.get(entry.cluster_key, 0)),
+            cluster_key=entry.cluster_key,
+            fetched_at=now,
+        )
+        # In URL order: two workers inserting overlapping batches then take the
+        # unique index's locks in the same order and wait, instead of deadlocking.
+        for entry in sorted(entries, key=lambda entry: entry.url)
+    ]
+    try:
+        with transaction.atomic():
+            created = Item.objects.bulk_create(items)
+    except IntegrityError:
+        # Another worker inserted one of these URLs a moment ago: one by one,
+        # so that only that entry counts as known and the rest still go in.
+        created = []
+        for item in items:
+            try:
+                with transaction.atomic():
+                    item.save(force_insert=True)
+                created.append(item)
+            except IntegrityError:
+                item.pk = None
+                counts.unchanged += 1
+    counts.new += len(created)
+    entry_by_url = {entry.url: entry for entry in entries}
+    pairs = []
+    for item in created:
+        entry = entry_by_url[item.url]
+        names = dict.fromkeys(
+            [*default_tags, *entry.tags, *tagger.tags_for(entry.title, entry.summary)]
+        )
+        pairs.extend((item.pk, name) for name in names)
+    items_tag(pairs)

@@ -1,0 +1,35 @@
+"""What the feed commands print: a progress bar on a terminal, a table at the end."""
+
+import sys
+from collections.abc import Iterable, Sequence
+
+from tqdm import tqdm
+
+
+def progress(iterable: Iterable, *, total: int, description: str) -> Iterable:
+    """Iterate with a progress bar on stderr when it is a terminal, silently otherwise."""
+    return tqdm(
+        iterable,
+        total=total,
+        desc=description,
+        unit="",
+        file=sys.stderr,
+        disable=not sys.stderr.isatty(),
+        leave=False,
+    )
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A plain-text table with aligned columns (numbers to the right)."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    numeric = [all(row[i].isdigit() for row in cells[1:] if row[i]) for i in range(len(headers))]
+
+    def line(row):
+        return "  ".join(
+            cell.rjust(width) if is_number else cell.ljust(width)
+            for cell, width, is_number in zip(row, widths, numeric, strict=True)
+        ).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(cells[0]), rule, *(line(row) for row in cells[1:])])

@@ -1,0 +1,46 @@
+"""Background work for ingestion, run by `manage.py db_worker` (django-tasks-db).
+
+`fetch_source` fetches one source; `enqueue_due_sources` queues a
+`fetch_source` for every source that is due. The scheduler command
+(`manage.py fetch_scheduler`) calls the latter in a loop; a deployment with
+its own periodic runner (cron, systemd timers) may enqueue
+`enqueue_due_sources` instead.
+"""
+
+import datetime
+import functools
+
+from django.db import transaction
+from django.tasks import task
+from django.utils import timezone
+
+from feed.ingest import ingest_source
+from feed.ingest.due import sources_claim_due
+from feed.models import Source
+
+
+@task()
+def fetch_source(source_id: int) -> dict:
+    """Fetch one source now (what "fetch now" and the scheduler enqueue)."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        return {"source_id": source_id, "status": "gone"}
+    return ingest_source(source).as_dict()
+
+
+def sources_enqueue_due(*, now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
+    """Queue a fetch for every due source (at most `limit`); returns their ids."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        ids = sources_claim_due(now=now, limit=limit)
+        for source_id in ids:
+            # After commit, so a worker never picks up a task for a source
+            # whose "queued" mark it cannot see yet.
+            transaction.on_commit(functools.partial(fetch_source.enqueue, source_id))
+    return ids
+
+
+@task()
+def enqueue_due_sources() -> int:
+    """Queue a fetch for every due source; for a periodic runner of your own."""
+    return len(sources_enqueue_due())

@@ -1,0 +1,314 @@
+"""Fetching from servers that misbehave: each fault is stopped, reported and survived."""
+
+import datetime
+import gzip
+import ssl
+import tracemalloc
+
+import pytest
+import trustme
+from django.utils import timezone
+
+from feed.ingest import Outcome, ingest_source
+from feed.ingest.fetch import FetchError, fetch_feed
+from feed.models import FetchAttempt, Item
+from tests.factories import make_source
+from tests.loopback import LoopbackServer, respond, rss, rss_item
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime.datetime(2026, 12, 1, 8, 0, tzinfo=datetime.UTC)
+
+
+def redirect(to: str, status: int = 302):
+    return lambda h: respond(h, b"", status=status, headers={"Location": to})
+
+
+def fetch_fails(source, match: str) -> Outcome:
+    result = ingest_source(source, now=NOW)
+    source.refresh_from_db()
+    assert result.status == Outcome.FAILED
+    assert match in result.error
+    assert source.last_status == "failed"
+    assert match in source.last_error
+    assert source.consecutive_failures == 1
+    assert Item.objects.count() == 0
+    return result
+
+
+def test_a_server_that_stalls_is_given_up_after_the_read_timeout(server, fetching):
+    fetching.FETCH_READ_TIMEOUT = 0.3
+    server.route("/feed", lambda h: server.stopping.wait(30))
+    source = make_source(feed_url=server.url("/feed"))
+
+    fetch_fails(source, "too slow")
+
+
+def test_a_server_that_trickles_is_given_up_after_the_total_timeout(server, fetching):
+    fetching.FETCH_TOTAL_TIMEOUT = 0.5
+
+    def trickle(h):
+        h.send_response(200)
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.close_connection = True
+        h.wfile.write(b'<?xml version="1.0"?><rss version="2.0"><channel>')
+        for _ in range(400):
+            h.wfile.write(b" ")
+            h.wfile.flush()
+            if server.stopping.wait(0.05):
+                return
+
+    server.route("/feed", trickle)
+    fetch_fails(make_source(feed_url=server.url("/feed")), "too slow")
+
+
+def test_an_endless_body_is_cut_off_at_the_size_limit(server, fetching):
+    fetching.FETCH_MAX_BYTES = 1024 * 1024
+
+    def endless(h):
+        h.send_response(200)
+        h.send_header("Content-Type", "application/rss+xml")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.close_connection = True
+        chunk = b"<item>" + b"x" * 65536
+        for _ in range(16 * 1024):  # 1 GB, if nobody stops reading
+            if server.stopping.is_set():
+                return
+            h.wfile.write(chunk)
+
+    server.route("/feed", endless)
+    fetch_fails(make_source(feed_url=server.url("/feed")), "larger than 1 MB")
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_reading(server, fetching):
+    fetching.FETCH_MAX_BYTES = 1000
+    server.serve("/feed", b"x" * 5000)
+
+    fetch_fails(make_source(feed_url=server.url("/feed")), "larger than")
+
+
+def test_a_gzip_bomb_is_stopped_after_the_limit_without_using_up_memory(server, fetching):
+    fetching.FETCH_MAX_BYTES = 1024 * 1024
+    bomb = gzip.compress(b"\0" * (200 * 1024 * 1024), compresslevel=9)  # 200 MB in ~200 kB
+    server.serve("/feed", bomb, headers={"Content-Encoding": "gzip"})
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(FetchError, match="larger than 1 MB"):
+            fetch_feed(server.url("/feed"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+    assert peak < 8 * 1024 * 1024
+
+
+def test_a_gzipped_feed_is_read(server, fetching):
+    body = rss(rss_item(1), rss_item(2))
+    server.serve("/feed", gzip.compress(body), headers={"Content-Encoding": "gzip"})
+    source = make_source(feed_url=server.url("/feed"))
+
+    result = ingest_source(source, now=NOW)
+
+    assert (result.status, result.new) == (Outcome.OK, 2)
+    assert "gzip" in server.requests[0][1]["Accept-Encoding"]
+
+
+def test_a_compression_we_did_not_ask_for_is_refused(server, fetching):
+    server.serve("/feed", b"\x00\x01", headers={"Content-Encoding": "br"})
+
+    fetch_fails(make_source(feed_url=server.url("/feed")), "compression we did not ask for")
+
+
+def test_a_redirect_loop_is_stopped(server, fetching):
+    server.route("/a", redirect(server.url("/b")))
+    server.route("/b", redirect(server.url("/a")))
+
+    fetch_fails(make_source(feed_url=server.url("/a")), "redirect loop")
+    assert server.hits("/a") == 1
+    assert server.hits("/b") == 1
+
+
+def test_at_most_five_redirects_are_followed(server, fetching):
+    for n in range(7):
+        server.route(f"/r{n}", redirect(server.url(f"/r{n + 1}")))
+    server.serve("/r7", rss(rss_item(1)))
+
+    fetch_fails(make_source(feed_url=server.url("/r0")), "more than 5 redirects")
+    assert server.hits("/r6") == 0
+
+
+def test_five_redirects_are_fine_and_the_target_is_never_saved_as_the_feed_url(server, fetching):
+    for n in range(5):
+        server.route(f"/r{n}", redirect(server.url(f"/r{n + 1}"), status=301))
+    server.serve("/r5", rss(rss_item(1)))
+    source = make_source(feed_url=server.url("/r0"))
+
+    result = ingest_source(source, now=NOW)
+
+    source.refresh_from_db()
+    assert (result.status, result.new) == (Outcome.OK, 1)
+    assert source.feed_url == server.url("/r0")
+    assert FetchAttempt.objects.get().final_url == server.url("/r5")
+
+
+def test_a_redirect_to_loopback_is_refused_when_that_host_is_not_allowed(server, fetching):
+    fetching.FETCH_ALLOW_HOSTS = ["localhost"]
+    server.serve("/feed", rss(rss_item(1)))
+    server.route("/start", redirect(server.url("/feed")))  # to http://127.0.0.1:…
+
+    fetch_fails(make_source(feed_url=server.url("/start", host="localhost")), "loopback")
+    assert server.hits("/start") == 1
+    assert server.hits("/feed") == 0
+
+
+def test_a_redirect_to_the_cloud_metadata_address_is_refused(server, fetching):
+    server.route("/start", redirect("http://169.254.169.254/latest/meta-data/"))
+
+    fetch_fails(make_source(feed_url=server.url("/start")), "link-local")
+
+
+def test_loopback_is_refused_unless_allowed(server, fetching):
+    fetching.FETCH_ALLOW_HOSTS = []
+    server.serve("/feed", rss(rss_item(1)))
+
+    fetch_fails(make_source(feed_url=server.url("/feed")), "refused to connect")
+    assert server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("url", "scheme"), [("file:///etc/passwd", "file"), ("ftp://ftp.example/feed.xml", "ftp")]
+)
+def test_file_and_ftp_urls_are_never_fetched(url, scheme, fetching):
+    fetch_fails(make_source(feed_url=url), f"only http and https URLs are fetched, not {scheme}")
+
+
+def test_a_redirect_to_a_file_url_is_refused(server, fetching):
+    server.route("/start", redirect("file:///etc/passwd"))
+
+    fetch_fails(make_source(feed_url=server.url("/start")), "not file")
+
+
+@pytest.mark.parametrize("status", [404, 500])
+def test_an_http_error_is_a_failed_fetch_with_its_status(status, server, fetching):
+    server.serve("/feed", b"nope", status=status, content_type="text/plain")
+    source = make_source(feed_url=server.url("/feed"))
+
+    fetch_fails(source, f"HTTP {status}")
+    assert source.last_http_status == status
+
+
+def test_429_with_retry_after_waits_at_least_that_long(server, fetching):
+    server.serve("/feed", b"slow down", status=429, headers={"Retry-After": "7200"})
+    source = make_source(feed_url=server.url("/feed"))
+
+    fetch_fails(source, "HTTP 429")
+    assert source.next_fetch_at >= NOW + datetime.timedelta(seconds=7200)
+
+
+def test_retry_after_as_an_http_date_is_respected(server, fetching):
+    server.serve("/feed", b"", status=503, headers={"Retry-After": "Wed, 02 Dec 2026 08:00:00 GMT"})
+    source = make_source(feed_url=server.url("/feed"))
+
+    fetch_fails(source, "HTTP 503")
+    assert source.next_fetch_at >= datetime.datetime(2026, 12, 2, 8, 0, tzinfo=datetime.UTC)
+
+
+def test_the_user_agent_names_aitop(server, fetching):
+    server.serve("/feed", rss(rss_item(1)))
+
+    ingest_source(make_source(feed_url=server.url("/feed")), now=NOW)
+
+    assert "AITOP" in server.requests[0][1]["User-Agent"]
+
+
+def test_a_conditional_get_answered_304_changes_nothing_but_the_fetch_time(server, fetching):
+    def conditional(h):
+        if h.headers.get("If-None-Match") == '"v1"':
+            h.send_response(304)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+        else:
+            respond(
+                h,
+                rss(rss_item(1), rss_item(2)),
+                headers={"ETag": '"v1"', "Last-Modified": "Mon, 30 Nov 2026 10:00:00 GMT"},
+            )
+
+    server.route("/feed", conditional)
+    source = make_source(feed_url=server.url("/feed"))
+    ingest_source(source, now=NOW)
+    items_before = list(Item.objects.values_list("id", "title", "updated_at", "fetched_at"))
+
+    later = NOW + datetime.timedelta(hours=2)
+    result = ingest_source(source, now=later)
+
+    source.refresh_from_db()
+    assert result.status == Outcome.NOT_MODIFIED
+    assert server.requests[1][1]["If-None-Match"] == '"v1"'
+    assert server.requests[1][1]["If-Modified-Since"] == "Mon, 30 Nov 2026 10:00:00 GMT"
+    assert list(Item.objects.values_list("id", "title", "updated_at", "fetched_at")) == (
+        items_before
+    )
+    assert (source.last_fetched_at, source.last_status, source.last_http_status) == (
+        later,
+        "not_modified",
+        304,
+    )
+    assert source.etag == '"v1"'
+
+
+# TLS: a real TLS server on 127.0.0.1 with a certificate from a test CA.
+
+
+@pytest.fixture(scope="module")
+def test_ca():
+    return trustme.CA()
+
+
+@pytest.fixture
+def tls_server(test_ca):
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    test_ca.issue_cert("127.0.0.1", "localhost").configure_cert(context)
+    loopback = LoopbackServer(ssl_context=context)
+    loopback.serve("/feed", rss(rss_item(1)))
+    yield loopback
+    loopback.stop()
+
+
+def test_a_certificate_we_cannot_verify_fails_the_fetch_with_no_insecure_retry(
+    tls_server, fetching
+):
+    source = make_source(feed_url=tls_server.url("/feed"))
+
+    fetch_fails(source, "TLS certificate could not be verified")
+    assert tls_server.requests == []
+
+
+def test_a_certificate_from_a_trusted_ca_is_verified_against_the_host_name(
+    tls_server, test_ca, fetching, tmp_path
+):
+    bundle = tmp_path / "ca.pem"
+    test_ca.cert_pem.write_to_path(str(bundle))
+    fetching.FETCH_CA_BUNDLE = str(bundle)
+    source = make_source(feed_url=tls_server.url("/feed"))
+
+    result = ingest_source(source, now=timezone.now())
+
+    assert (result.status, result.new) == (Outcome.OK, 1)
+
+
+def test_a_certificate_for_another_host_name_is_refused(test_ca, fetching, tmp_path):
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    test_ca.issue_cert("feeds.example").configure_cert(context)
+    wrong = LoopbackServer(ssl_context=context)
+    wrong.serve("/feed", rss(rss_item(1)))
+    bundle = tmp_path / "ca.pem"
+    test_ca.cert_pem.write_to_path(str(bundle))
+    fetching.FETCH_CA_BUNDLE = str(bundle)
+    try:
+        fetch_fails(make_source(feed_url=wrong.url("/feed")), "TLS certificate")
+    finally:
+        wrong.stop()

@@ -1,0 +1,210 @@
+"""Normalising: what a feed says, turned into what we store."""
+
+import datetime
+
+import pytest
+
+from feed.ingest.normalise import (
+    Skip,
+    cluster_key_for,
+    entries_normalise,
+    entry_normalise,
+    summary_cut,
+    text_plain,
+    url_canonical,
+)
+from feed.ingest.parse import RawEntry
+
+NOW = datetime.datetime(2026, 12, 1, 8, 0, tzinfo=datetime.UTC)
+
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("HTTPS://News.Example.COM/A/Story", "https://news.example.com/A/Story"),
+        (
+            "https://news.example/a?utm_source=rss&utm_medium=feed&id=7",
+            "https://news.example/a?id=7",
+        ),
+        (
+            "https://news.example/a?fbclid=x&gclid=y&page=2#comments",
+            "https://news.example/a?page=2",
+        ),
+        ("http://news.example:80/a", "http://news.example/a"),
+        ("https://news.example:8443/a", "https://news.example:8443/a"),
+        ("https://user:secret@news.example/a", "https://news.example/a"),
+        ("https://news.example", "https://news.example/"),
+        ("https://news.example/a b", "https://news.example/a%20b"),
+        ("https://news.example/%E4%B8%AD", "https://news.example/%E4%B8%AD"),
+        ("https://bücher.example/", "https://xn--bcher-kva.example/"),
+        ("  https://news.example/a\x00  ", "https://news.example/a"),
+    ],
+)
+def test_urls_are_made_canonical(url, canonical):
+    assert url_canonical(url) == canonical
+
+
+def test_relative_links_are_resolved_against_the_base():
+    assert url_canonical("../b?x=1", base="https://news.example/feeds/a/") == (
+        "https://news.example/feeds/b?x=1"
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["javascript:alert(1)", "mailto:a@b.example", "ftp://x.example/", "", "https://"]
+)
+def test_urls_that_are_not_http_are_not_usable(url):
+    assert url_canonical(url) is None
+
+
+def test_titles_lose_markup_entities_and_extra_whitespace():
+    assert text_plain("  <b>GPT&#8209;5</b> &amp; friends:\n\t a &lt;review&gt;  ") == (
+        "GPT‑5 & friends: a <review>"
+    )
+
+
+def test_nul_and_control_characters_never_reach_the_database():
+    raw = RawEntry(
+        link="https://news.example/a",
+        title="Bad\x00 title\x1b\x7f here\ud800",
+        summary="Sum\x00mary\x08.",
+        content="<p>Bo\x00dy</p>",
+        authors=["Ann\x00"],
+        guid="g\x00uid",
+    )
+
+    entry = entry_normalise(raw, base_url="", now=NOW)
+
+    assert entry.title == "Bad title here"
+    assert entry.summary == "Summary."
+    assert entry.body == "<p>Body</p>"
+    assert (entry.authors, entry.guid) == ("Ann", "guid")
+
+
+def test_every_field_is_cut_to_its_column():
+    raw = RawEntry(
+        link="https://news.example/a",
+        title="word " * 300,
+        authors=[f"Author {n}" for n in range(300)],
+        guid="g" * 900,
+        summary="text " * 1000,
+    )
+
+    entry = entry_normalise(raw, base_url="", now=NOW)
+
+    assert len(entry.title) <= 500
+    assert entry.title.endswith("…")
+    assert len(entry.authors) <= 1000
+    assert len(entry.guid) <= 500
+    assert entry.guid.startswith("sha256:")
+    assert len(entry.summary) <= 500
+
+
+def test_an_over_long_url_is_skipped_not_cut():
+    raw = RawEntry(link="https://news.example/" + "a" * 3000, title="Long")
+
+    assert entry_normalise(raw, base_url="", now=NOW) == Skip(
+        "link longer than 2000 characters", "Long"
+    )
+
+
+def test_a_summary_is_cut_at_a_sentence_boundary():
+    text = "First sentence here. Second one is longer than the first. " + "Third " * 100
+
+    assert summary_cut(text, 80) == "First sentence here. Second one is longer than the first."
+
+
+def test_a_chinese_summary_is_cut_at_a_chinese_full_stop():
+    text = "第一句话说明了模型。第二句话更长一些，讲述了训练的细节。" + "第三句" * 100
+
+    assert summary_cut(text, 40) == "第一句话说明了模型。第二句话更长一些，讲述了训练的细节。"
+
+
+def test_a_summary_without_sentences_is_cut_at_a_word():
+    assert summary_cut("word " * 200, 50) == ("word " * 9).strip() + "…"
+
+
+@pytest.mark.parametrize(
+    ("published", "expected", "from_feed"),
+    [
+        (
+            datetime.datetime(
+                2026, 11, 30, 9, 50, tzinfo=datetime.timezone(datetime.timedelta(hours=8))
+            ),
+            datetime.datetime(2026, 11, 30, 1, 50, tzinfo=datetime.UTC),
+            True,
+        ),
+        (None, NOW, False),
+        (datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC), NOW, False),
+        (datetime.datetime(2031, 1, 1, tzinfo=datetime.UTC), NOW, False),
+    ],
+    ids=["aware", "missing", "too-old", "future"],
+)
+def test_publication_times_are_utc_and_absurd_ones_fall_back_to_the_fetch_time(
+    published, expected, from_feed
+):
+    raw = RawEntry(link="https://news.example/a", title="T", published=published)
+
+    entry = entry_normalise(raw, base_url="", now=NOW)
+
+    assert (entry.published_at, entry.published_from_feed) == (expected, from_feed)
+    assert entry.published_at.tzinfo == datetime.UTC
+
+
+def test_entries_without_link_or_title_are_skipped_with_a_reason():
+    entries, skips = entries_normalise(
+        [
+            RawEntry(title="No link"),
+            RawEntry(link="mailto:x@y.example", title="Mail"),
+            RawEntry(link="https://news.example/empty"),
+            RawEntry(link="https://news.example/ok", title="Fine"),
+        ],
+        base_url="",
+        now=NOW,
+        limit=10,
+    )
+
+    assert [e.title for e in entries] == ["Fine"]
+    assert [s.reason for s in skips] == [
+        "no link",
+        "no usable link (not an http or https URL)",
+        "no title and no text",
+    ]
+
+
+def test_at_most_the_limit_of_entries_is_taken_from_one_fetch():
+    raws = [RawEntry(link=f"https://news.example/{n}", title=f"Story {n}") for n in range(5)]
+
+    entries, skips = entries_normalise(raws, base_url="", now=NOW, limit=3)
+
+    assert [e.title for e in entries] == ["Story 0", "Story 1", "Story 2"]
+    assert [s.reason for s in skips] == ["over the limit of 3 entries per fetch"] * 2
+
+
+def test_the_same_entry_twice_in_one_feed_is_taken_once():
+    raws = [
+        RawEntry(link="https://news.example/a?utm_source=x", title="A"),
+        RawEntry(link="https://news.example/a", title="A again"),
+    ]
+
+    entries, skips = entries_normalise(raws, base_url="", now=NOW, limit=10)
+
+    assert [e.title for e in entries] == ["A"]
+    assert skips[0].reason == "the same entry appears twice in this feed"
+
+
+def test_the_same_story_from_two_sites_shares_a_cluster_key():
+    assert cluster_key_for(title="OpenAI releases GPT-5 today") == cluster_key_for(
+        title="OpenAI Releases GPT-5, Today!"
+    )
+    assert cluster_key_for(title="OpenAI releases GPT-5 today") != cluster_key_for(
+        title="Anthropic releases Claude today"
+    )
+    assert cluster_key_for(title="国产大模型正式发布") == cluster_key_for(
+        title="国产大模型，正式发布"
+    )
+    assert cluster_key_for(title="v0.2.0") == ""
+    assert cluster_key_for(title="x", arxiv_id="2611.01234") == cluster_key_for(
+        title="y", arxiv_id="2611.01234"
+    )
+    assert len(cluster_key_for(title="OpenAI releases GPT-5 today")) <= 64
