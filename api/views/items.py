@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_view
 from rest_framework import exceptions, mixins, permissions, status, viewsets
@@ -153,9 +154,8 @@ class ItemViewSet(
             raise _refusal(error) from None
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data
-        return Response(
-            data, status=status.HTTP_201_CREATED, headers={"Location": data["page_url"]}
-        )
+        location = request.build_absolute_uri(reverse("api:item-detail", kwargs={"pk": item.pk}))
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": location})
 
     def partial_update(self, request, *args, **kwargs):
         """Change an item's editable fields, if nobody saved it since the version you read."""
