@@ -76,9 +76,12 @@ def error_body(exc: exceptions.APIException) -> dict[str, Any]:
     else:
         messages.append(str(detail))
     if not messages:
-        messages.append(
-            str(_("Some fields are not valid: %(fields)s.") % {"fields": ", ".join(fields)})
+        summary = (
+            _("Some parameters cannot be used: %(names)s.")
+            if isinstance(exc, BadParameter)
+            else _("Some fields are not valid: %(names)s.")
         )
+        messages.append(str(summary % {"names": ", ".join(fields)}))
     code = _first_code(detail, exc.default_code)
     if isinstance(exc, BadParameter):
         code = "invalid_parameter"
