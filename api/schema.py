@@ -17,7 +17,7 @@ _COMMON = {
         {
             "status": 400,
             "code": "invalid_parameter",
-            "message": "Select a valid choice. podcast is not one of the available choices.",
+            "message": "Some parameters cannot be used: kind.",
             "fields": {
                 "kind": ["Select a valid choice. podcast is not one of the available choices."]
             },
