@@ -2,8 +2,14 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from feed.urls import site_urlpatterns
+
+# The admin is the editors' desk: name it so.
+admin.site.site_header = _("AITOP editors' desk")
+admin.site.site_title = _("AITOP admin")
+admin.site.index_title = _("Today on the desk")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -41,13 +41,24 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+def _page(chromium, *, locale: str):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def page(chromium):
+    """A desktop browser tab of a Chinese-speaking reader (the site's default)."""
+    yield from _page(chromium, locale="zh-CN")
+
+
+@pytest.fixture
+def english_page(chromium):
+    """A tab that asks for English: admin tests read the same whatever the translation."""
+    yield from _page(chromium, locale="en-US")
 
 
 @pytest.fixture

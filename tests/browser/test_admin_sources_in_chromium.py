@@ -20,13 +20,9 @@ def feed_server(settings):
 
 
 @pytest.fixture
-def page(chromium):
+def page(english_page):
     """The admin in English, so the tests read the same once the Chinese is translated."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    english = context.new_page()
-    english.set_default_timeout(10_000)
-    yield english
-    context.close()
+    return english_page
 
 
 def log_in(page, live_server):
