@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 # unless the caller says otherwise.
 MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
-.PHONY: run test setup worker scheduler bench lint format messages clean
+.PHONY: run test setup worker scheduler bench bench-api lint format messages clean
 
 run: setup
 	$(MANAGE) load_demo
@@ -44,6 +44,10 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 bench: setup
 	DEBUG=0 SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
 		$(BIN)/python manage.py benchmark_site $(BENCH_ARGS)
+
+# The API's item list over real HTTP (gunicorn on 127.0.0.1), on a throwaway database.
+bench-api: setup
+	$(BIN)/python bench/api_throughput.py $(BENCH_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -61,6 +61,13 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "feed",
     "editorial",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -218,6 +225,95 @@ AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 60)
 # Our few overrides of Django's date formats (see aitop/formats/).
 FORMAT_MODULE_PATH = ["aitop.formats"]
 
+# The REST API (api/, under /api/v1/). Every default that DRF leaves open is
+# set here on purpose, so reading this block tells what a caller may do.
+REST_FRAMEWORK = {
+    # Token first: its `WWW-Authenticate: Token` header makes a missing or bad
+    # token a 401 (with Session first, DRF would answer 403).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    # Reads for anyone, writes only with the model permission; views narrow it.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"
+    ],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.KeysetPagination",
+    "PAGE_SIZE": 20,
+    "DEFAULT_FILTER_BACKENDS": [],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.AnonymousThrottle",
+        "api.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("AITOP_API_ANON_RATE", "60/min"),
+        "user": env_str("AITOP_API_USER_RATE", "600/min"),
+    },
+    # How many proxies in front of us append to X-Forwarded-For. 0: the client
+    # is REMOTE_ADDR and the header is ignored, so a forged one dodges nothing.
+    "NUM_PROXIES": env_int("AITOP_API_NUM_PROXIES", 0),
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    # The browsable API is for logged-in staff; everyone else gets JSON.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.StaffBrowsableNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_VERSIONING_CLASS": None,
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "AITOP API",
+    "DESCRIPTION": (
+        "Published AI news with the public site's filters; token-authenticated submissions "
+        "and editorial actions. Errors always have the shape of the `Error` schema."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and Redoc from our own static files: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    "TAGS": [
+        {
+            "name": "items",
+            "description": "Published items; submissions, edits and editorial moves.",
+        },
+        {"name": "sources", "description": "Where items come from."},
+        {"name": "tags", "description": "Tags of the (filtered) stream with their item counts."},
+        {"name": "days", "description": "Days of the (filtered) stream with their item counts."},
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "KindEnum": "feed.models.Kind",
+        "CategoryEnum": "feed.models.Category",
+        "ItemStatusEnum": "feed.models.Item.Status",
+    },
+}
+# Longest value of any API parameter (query string, path, JSON string field).
+AITOP_API_MAX_PARAMETER_LENGTH = env_int("AITOP_API_MAX_PARAMETER_LENGTH", 2000)
+# The address of the public site, for absolute links in webhook bodies (no
+# request to take it from there), e.g. https://aitop.example. Empty: relative links.
+AITOP_PUBLIC_URL = env_str("AITOP_PUBLIC_URL", "").rstrip("/")
+
+# Webhooks (webhooks/): signed POSTs to receivers that editors register.
+WEBHOOK_TIMEOUT = env_int("AITOP_WEBHOOK_TIMEOUT", 10)  # seconds for one try
+WEBHOOK_MAX_ATTEMPTS = env_int("AITOP_WEBHOOK_MAX_ATTEMPTS", 8)
+# The wait before try n+1 is BASE * 4**(n-1) seconds, at most MAX.
+WEBHOOK_BACKOFF_BASE = env_int("AITOP_WEBHOOK_BACKOFF_BASE", 30)
+WEBHOOK_BACKOFF_MAX = env_int("AITOP_WEBHOOK_BACKOFF_MAX", 6 * 3600)
+# Receivers on non-public addresses are refused by the network guard, as
+# feeds are; tests and local development list their own hosts here.
+WEBHOOK_ALLOW_HOSTS = env_list("AITOP_WEBHOOK_ALLOW_HOSTS")
 # Fetching feeds (feed/ingest/). Feeds come from the open internet, so every
 # limit below is there to keep a broken or hostile one from hurting a run.
 # Host names or addresses that the network guard lets through although they

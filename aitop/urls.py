@@ -1,4 +1,4 @@
-"""AITOP's URLs: the public site at the root, the admin under /admin/."""
+"""AITOP's URLs: the public site at the root, the admin under /admin/, the API under /api/."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -14,6 +14,7 @@ admin.site.index_title = _("Today on the desk")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("api.urls")),
     # Staff-only pages outside the admin (the preview of drafts).
     path("editorial/", include("editorial.urls")),
     *site_urlpatterns,

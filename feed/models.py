@@ -414,6 +414,14 @@ class Item(models.Model):
                 condition=PUBLIC_Q,
                 name="item_public_category_idx",
             ),
+            # The API's `ordering=hot`: visible items, hottest first, paged by keyset.
+            models.Index(
+                models.F("heat").desc(),
+                models.F("published_at").desc(),
+                models.F("id").desc(),
+                condition=PUBLIC_Q,
+                name="item_public_hot_idx",
+            ),
             # A source's stream and its counts.
             models.Index(
                 "source", models.F("published_at").desc(), name="item_source_published_idx"

@@ -1,0 +1,198 @@
+"""How items look in the API (and in webhook bodies), and what a caller may send to write them."""
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers.sources import SourceBriefSerializer
+from feed.models import Category, Item, ItemQuerySet, Kind, Source, TaggedItem
+
+# Times before or after these cannot be shown in every time zone.
+EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
+LATEST = datetime.datetime(9998, 12, 31, tzinfo=datetime.UTC)
+MAX_TAGS = 20
+
+
+def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
+    """Everything `ItemSerializer` reads, in two queries whatever the page holds.
+
+    Like `for_cards()`, but the tags come through the item's own tag rows:
+    taggit's manager builds a fresh queryset per item while it is prefetched,
+    which costs more than the rest of an API page together.
+    """
+    return queryset.select_related("source").prefetch_related(
+        Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
+    )
+
+
+def absolute_url(context: dict, path: str) -> str:
+    """`path` as a full URL: from the request when there is one, else from AITOP_PUBLIC_URL."""
+    request = context.get("request")
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return f"{settings.AITOP_PUBLIC_URL}{path}"
+
+
+class TagSerializer(serializers.Serializer):
+    slug = serializers.CharField(help_text="Use it in the `tag` filter.")
+    name = serializers.CharField()
+
+
+class ItemSerializer(serializers.ModelSerializer):
+    """A published item as readers see it (plus its status and version, for writers)."""
+
+    page_url = serializers.SerializerMethodField(help_text="The item's page on the site.")
+    original_url = serializers.URLField(source="url", help_text="Where the story was published.")
+    source = SourceBriefSerializer()
+    tags = serializers.SerializerMethodField()
+    featured = serializers.BooleanField(source="is_featured")
+    # Declared so the schema says "one of the categories, or empty".
+    category = serializers.ChoiceField(
+        choices=Category.choices, allow_blank=True, read_only=True, help_text="Empty when unset."
+    )
+
+    class Meta:
+        model = Item
+        fields = [
+            "id",
+            "page_url",
+            "original_url",
+            "title",
+            "summary",
+            "recommendation",
+            "authors",
+            "source",
+            "kind",
+            "category",
+            "tags",
+            "heat",
+            "featured",
+            "status",
+            "published_at",
+            "version",
+        ]
+        read_only_fields = fields
+        extra_kwargs = {
+            "published_at": {"help_text": "When it appeared (or will appear) on the site."},
+            "version": {"help_text": "Send it back with a PATCH: a stale one is refused (409)."},
+        }
+
+    def get_page_url(self, item: Item) -> str:
+        return absolute_url(self.context, item.get_absolute_url())
+
+    @extend_schema_field(TagSerializer(many=True))
+    def get_tags(self, item: Item) -> list[dict[str, str]]:
+        # Reads the rows prefetched by `items_for_api()`; sorted so the payload is stable.
+        tags = sorted(
+            (row.tag for row in item.tagged_items.all()),
+            key=lambda tag: (tag.name.casefold(), tag.pk),
+        )
+        return [{"slug": tag.slug, "name": tag.name} for tag in tags]
+
+
+def item_representation(item: Item) -> dict[str, Any]:
+    """An item as the API shows it, outside a request (webhook bodies)."""
+    fresh = items_for_api(Item.objects.filter(pk=item.pk)).get()
+    return ItemSerializer(fresh, context={}).data
+
+
+class MomentField(serializers.DateTimeField):
+    """An ISO 8601 time with its offset, within the years every time zone can show."""
+
+    def to_internal_value(self, value):
+        try:
+            moment = super().to_internal_value(value)
+        except OverflowError:
+            self.fail("invalid", format="YYYY-MM-DDThh:mm[:ss][+HH:MM]")
+        if not EARLIEST <= moment <= LATEST:
+            raise serializers.ValidationError(_("Enter a time between 1900 and 9998."))
+        return moment
+
+
+class StrictFieldsMixin:
+    """Refuse body fields the serializer does not know, instead of silently ignoring them."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: [_("This field cannot be written here.")] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+def _tag_list() -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        max_length=MAX_TAGS,
+        required=False,
+        help_text="Tag names; new ones are created. Chinese names work.",
+    )
+
+
+class ItemWriteFields(StrictFieldsMixin, serializers.Serializer):
+    """The fields a caller may set on an item; status and publish time are the workflow's."""
+
+    source = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Source.objects.all(), help_text="The source's slug."
+    )
+    title = serializers.CharField(max_length=500)
+    url = serializers.URLField(
+        max_length=2000, help_text="The original URL; one item per URL across all sources."
+    )
+    authors = serializers.CharField(max_length=1000, required=False, allow_blank=True)
+    summary = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    recommendation = serializers.CharField(
+        required=False, allow_blank=True, max_length=1000, help_text="Why a reader should read it."
+    )
+    body = serializers.CharField(
+        required=False, allow_blank=True, max_length=50000, help_text="HTML; it is sanitised."
+    )
+    kind = serializers.ChoiceField(
+        choices=Kind.choices, required=False, help_text="Defaults to the source's kind."
+    )
+    category = serializers.ChoiceField(choices=Category.choices, required=False, allow_blank=True)
+    tags = _tag_list()
+    heat = serializers.IntegerField(min_value=0, max_value=100, required=False)
+
+
+class ItemSubmitSerializer(ItemWriteFields):
+    """A new item: it becomes a draft in the review queue."""
+
+
+class ItemEditSerializer(ItemWriteFields):
+    """Changes to an item, based on the `version` the caller read."""
+
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The version you read. If someone saved the item since, nothing is "
+        "changed and the answer is a 409.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if name != "version":
+                field.required = False
+
+
+class PublishSerializer(StrictFieldsMixin, serializers.Serializer):
+    at = MomentField(
+        required=False,
+        help_text="Publish from this time on (a future time schedules it); default now.",
+    )
+
+
+class RejectSerializer(StrictFieldsMixin, serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, help_text="Why; shown in the item's history.")
+
+
+class EmptySerializer(StrictFieldsMixin, serializers.Serializer):
+    """No fields."""

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class WebhooksConfig(AppConfig):
+    name = "webhooks"
+    verbose_name = _("Webhooks")
+
+    def ready(self):
+        from webhooks.receivers import connect
+
+        connect()

@@ -1,0 +1,216 @@
+"""Sending events to webhooks: record a delivery per receiver, try it, retry with backoff.
+
+`webhooks_notify` is what the editorial hooks call; `delivery_attempt` makes
+one try and writes it to the log; `delivery_enqueue` and
+`deliveries_enqueue_due` put deliveries on the task queue when they are due.
+"""
+
+import datetime
+import functools
+import json
+import logging
+import time
+
+import httpx
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.tasks import default_task_backend
+from django.utils import timezone
+
+from api.serializers.items import item_representation
+from feed.models import Item
+from webhooks.models import Attempt, Delivery, Event, Webhook
+from webhooks.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signature_header
+
+logger = logging.getLogger(__name__)
+
+# How much of a receiver's answer the log keeps.
+RESPONSE_KEEP = 2000
+# While one worker tries a delivery, no other picks it up for this long.
+CLAIM_SECONDS = 120
+USER_AGENT = "AITOP-Webhooks/1.0"
+
+
+def backoff(attempts: int) -> datetime.timedelta:
+    """The wait after the `attempts`-th failed try: BASE * 4**(attempts-1), capped at MAX."""
+    seconds = settings.WEBHOOK_BACKOFF_BASE * 4 ** max(attempts - 1, 0)
+    return datetime.timedelta(seconds=min(seconds, settings.WEBHOOK_BACKOFF_MAX))
+
+
+def webhooks_notify(
+    *, event: str, item: Item, now: datetime.datetime | None = None
+) -> list[Delivery]:
+    """Record a delivery of `event` about `item` for each active webhook that wants it; queue each.
+
+    An item published for a later time is announced when that time comes.
+    """
+    now = now or timezone.now()
+    wanted = [hook for hook in Webhook.objects.filter(is_active=True) if event in hook.events]
+    if not wanted:
+        return []
+    due = now
+    if event != Event.ITEM_UNPUBLISHED and item.published_at and item.published_at > now:
+        due = item.published_at
+    data = {"item": item_representation(item)}
+    created = []
+    with transaction.atomic():
+        for hook in wanted:
+            delivery = Delivery(webhook=hook, event=event, item_id=item.pk, next_attempt_at=due)
+            delivery.body = json.dumps(
+                {
+                    "id": str(delivery.uuid),
+                    "event": event,
+                    "created_at": now.isoformat(),
+                    "data": data,
+                },
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            delivery.save()
+            created.append(delivery)
+            transaction.on_commit(functools.partial(delivery_enqueue, delivery=delivery))
+    return created
+
+
+def delivery_enqueue(*, delivery: Delivery, now: datetime.datetime | None = None) -> bool:
+    """Queue the next try of `delivery`; False when it must wait for `deliveries_enqueue_due`.
+
+    A try in the future is queued with `run_after` when the task backend can
+    defer (django-tasks-db can); otherwise the sweeper queues it once due.
+    """
+    from webhooks.tasks import deliver_webhook
+
+    now = now or timezone.now()
+    when = delivery.next_attempt_at
+    if when is None or when <= now:
+        deliver_webhook.enqueue(delivery.pk)
+        return True
+    if default_task_backend.supports_defer:
+        deliver_webhook.using(run_after=when).enqueue(delivery.pk)
+        return True
+    return False
+
+
+def deliveries_enqueue_due(*, now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
+    """Queue a try for every due delivery (a safety net; needed where the backend cannot defer)."""
+    from webhooks.tasks import deliver_webhook
+
+    now = now or timezone.now()
+    ids = list(
+        Delivery.objects.filter(
+            status__in=[Delivery.Status.PENDING, Delivery.Status.RETRYING],
+            next_attempt_at__lte=now,
+        )
+        .order_by("next_attempt_at", "id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for delivery_id in ids:
+        deliver_webhook.enqueue(delivery_id)
+    return ids
+
+
+def _still_true(delivery: Delivery, now: datetime.datetime) -> bool:
+    """Whether the event still describes the item: a published item since rejected is not news."""
+    if delivery.event == Event.ITEM_UNPUBLISHED or delivery.item_id is None:
+        return True
+    visible = Item.objects.visible(now=now).filter(pk=delivery.item_id)
+    if delivery.event == Event.ITEM_FEATURED:
+        visible = visible.featured()
+    return visible.exists()
+
+
+def _claim(delivery: Delivery, now: datetime.datetime) -> bool:
+    """Take the delivery for one try; False if it is not due or another worker holds it."""
+    claimed = Delivery.objects.filter(
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
+        pk=delivery.pk,
+        status__in=[Delivery.Status.PENDING, Delivery.Status.RETRYING],
+    ).update(
+        attempts=F("attempts") + 1,
+        next_attempt_at=now + datetime.timedelta(seconds=CLAIM_SECONDS),
+    )
+    delivery.refresh_from_db()
+    return bool(claimed)
+
+
+def _post(delivery: Delivery, now: datetime.datetime) -> tuple[int | None, str, str]:
+    """POST the body, signed now; the HTTP status (None if none came), the answer and the error."""
+    from aitop.netguard import guarded_client
+
+    body = delivery.body.encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        EVENT_HEADER: delivery.event,
+        DELIVERY_HEADER: str(delivery.uuid),
+        SIGNATURE_HEADER: signature_header(
+            secret=delivery.webhook.secret, body=body, timestamp=int(now.timestamp())
+        ),
+    }
+    try:
+        with guarded_client(
+            timeout=settings.WEBHOOK_TIMEOUT, allow_hosts=settings.WEBHOOK_ALLOW_HOSTS
+        ) as client:
+            # No redirects: a receiver that moved must be updated in the admin.
+            response = client.post(
+                delivery.webhook.url, content=body, headers=headers, follow_redirects=False
+            )
+    except httpx.HTTPError as error:
+        return None, "", f"{type(error).__name__}: {error}"
+    answer = response.text[:RESPONSE_KEEP]
+    if not response.is_success:
+        return response.status_code, answer, f"the receiver answered HTTP {response.status_code}"
+    return response.status_code, answer, ""
+
+
+def delivery_attempt(*, delivery: Delivery, now: datetime.datetime | None = None) -> Attempt | None:
+    """Make one try of `delivery` if it is due, log it, and set when (or whether) to try again."""
+    now = now or timezone.now()
+    if not _claim(delivery, now):
+        return None
+    if not _still_true(delivery, now):
+        Delivery.objects.filter(pk=delivery.pk).update(
+            status=Delivery.Status.CANCELLED, next_attempt_at=None, attempts=F("attempts") - 1
+        )
+        delivery.refresh_from_db()
+        return None
+    started = time.monotonic()
+    status, answer, error = _post(delivery, now)
+    succeeded = not error
+    attempt = Attempt.objects.create(
+        delivery=delivery,
+        number=delivery.attempts,
+        started_at=now,
+        duration_ms=int((time.monotonic() - started) * 1000),
+        response_status=status,
+        response_body=answer,
+        error=error,
+        succeeded=succeeded,
+    )
+    if succeeded:
+        delivery.status, delivery.delivered_at, delivery.next_attempt_at = (
+            Delivery.Status.DELIVERED,
+            now,
+            None,
+        )
+    elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+        delivery.status, delivery.next_attempt_at = Delivery.Status.FAILED, None
+        logger.warning(
+            "webhook delivery %s gave up after %d tries", delivery.uuid, delivery.attempts
+        )
+    else:
+        delivery.status = Delivery.Status.RETRYING
+        delivery.next_attempt_at = now + backoff(delivery.attempts)
+    delivery.save(update_fields=["status", "delivered_at", "next_attempt_at"])
+    return attempt
+
+
+def delivery_retry_now(*, delivery: Delivery, now: datetime.datetime | None = None) -> None:
+    """Put a failed or retrying delivery back in the queue at once (the admin's action)."""
+    now = now or timezone.now()
+    Delivery.objects.filter(pk=delivery.pk).exclude(status=Delivery.Status.DELIVERED).update(
+        status=Delivery.Status.RETRYING, next_attempt_at=now
+    )
+    delivery.refresh_from_db()
+    transaction.on_commit(functools.partial(delivery_enqueue, delivery=delivery, now=now))
