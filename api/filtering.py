@@ -1,8 +1,7 @@
 """The public site's filters, applied to API requests (the same `ItemFilter`, not a copy)."""
 
-from feed.filters import ItemFilter
-
 from api.errors import BadParameter
+from feed.filters import ItemFilter
 from feed.models import ItemQuerySet
 
 #: The item list's `ordering` values: newest first, or hottest first.

@@ -6,7 +6,8 @@ from django.db.models import Q
 EDITORS = "Editors"
 CHIEF_EDITORS = "Chief editors"
 
-#: Editors prepare: they correct items and sources but move nothing onto the site.
+#: Editors prepare: they correct items and sources (and run the desk's tools)
+#: but move nothing onto the site.
 EDITOR_PERMISSIONS = (
     "feed.view_item",
     "feed.add_item",
@@ -15,6 +16,22 @@ EDITOR_PERMISSIONS = (
     "feed.add_source",
     "feed.change_source",
     "editorial.view_itemlogentry",
+    # The desk's tools: keyword rules, fetch history, tombstones of deleted items.
+    "feed.view_keywordrule",
+    "feed.add_keywordrule",
+    "feed.change_keywordrule",
+    "feed.delete_keywordrule",
+    "feed.view_fetchattempt",
+    "feed.view_tombstone",
+    "feed.delete_tombstone",
+    # Webhooks for integrations, and their delivery log.
+    "webhooks.view_webhook",
+    "webhooks.add_webhook",
+    "webhooks.change_webhook",
+    "webhooks.delete_webhook",
+    "webhooks.view_delivery",
+    "webhooks.change_delivery",
+    "webhooks.view_attempt",
 )
 #: Chief editors decide what readers see.
 CHIEF_EDITOR_PERMISSIONS = (
