@@ -4,7 +4,7 @@
 
     make bench-api [BENCH_ARGS="--items 50000"]
 
-Like `make bench`, it works on Django's test database next to the one
+Like `make bench-site`, it works on Django's test database next to the one
 DATABASE_URL names (SQLite or PostgreSQL; the real one is never touched),
 fills it with sources, tagged items and drafts, serves the project with
 gunicorn on 127.0.0.1, and sends GET requests for the item list with each single filter,
