@@ -1,7 +1,8 @@
-"""Both editorial roles get the desk's tools that came with ingestion.
+"""Both editorial roles get the desk's tools that came with ingestion and the API.
 
-Keyword rules (editors manage them), the fetch history (read) and the
-tombstones of deleted items (read, and delete to let a story come back).
+Keyword rules (editors manage them), the fetch history (read), the
+tombstones of deleted items (read, and delete to let a story come back), and
+webhooks with their delivery log (register, read, retry).
 The list is copied here on purpose: a migration keeps doing what it did.
 """
 
@@ -16,6 +17,14 @@ DESK_TOOLS = [
     "feed.view_fetchattempt",
     "feed.view_tombstone",
     "feed.delete_tombstone",
+    "webhooks.view_webhook",
+    "webhooks.add_webhook",
+    "webhooks.change_webhook",
+    "webhooks.delete_webhook",
+    "webhooks.view_delivery",
+    # Retrying a delivery from the log.
+    "webhooks.change_delivery",
+    "webhooks.view_attempt",
 ]
 GROUPS = {"Editors": DESK_TOOLS, "Chief editors": DESK_TOOLS}
 
@@ -63,6 +72,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("editorial", "0002_editorial_roles"),
         ("feed", "0002_ingest_models"),
+        ("webhooks", "0001_initial"),
     ]
 
     operations = [migrations.RunPython(grant, revoke)]
