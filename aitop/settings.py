@@ -74,7 +74,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # The language comes from the URL (/en/…); old language cookies are redirected there.
+    "feed.locale.PathLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -220,8 +221,29 @@ LOGGING = {
 
 # AITOP's own settings.
 AITOP_SITE_NAME = "AITOP"
-# How many items the stream shows at most on one page (whole days are kept).
-AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 60)
+# How many cards a stream, day or tag page shows at most (then a keyset link to the next).
+AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 50)
+# Public pages and the cache (docs/caching.md). How long a shared cache (a CDN,
+# a reverse proxy) may hold a public page without asking: `Cache-Control: public, max-age=`.
+AITOP_PUBLIC_MAX_AGE = env_int("AITOP_PUBLIC_MAX_AGE", 60)
+# How long a rendered page or card stays in our cache at most; a change replaces it sooner.
+AITOP_PAGE_CACHE_SECONDS = env_int("AITOP_PAGE_CACHE_SECONDS", 3600)
+AITOP_CARD_CACHE_SECONDS = env_int("AITOP_CARD_CACHE_SECONDS", 24 * 3600)
+# Where requests read the publish generation: "cache" (shared by every
+# process: Redis), "database" (one primary-key read) or "auto" (the cache
+# unless it is per-process, like locmem, which another process's bump never reaches).
+AITOP_GENERATION_STORE = env_str("AITOP_GENERATION_STORE", "auto")
+if AITOP_GENERATION_STORE not in ("auto", "cache", "database"):
+    raise ImproperlyConfigured(
+        "AITOP_GENERATION_STORE must be auto, cache or database, "
+        f"not {AITOP_GENERATION_STORE!r}."
+    )
+AITOP_GENERATION_CACHE_SECONDS = env_int("AITOP_GENERATION_CACHE_SECONDS", 60)
+# A request that finds another rendering the same page waits this long for it, then renders.
+AITOP_RENDER_WAIT_SECONDS = env_float("AITOP_RENDER_WAIT_SECONDS", 2.0)
+# Tag and source counts (the aside, /tags/, /sources/, the API's tags) cover
+# at most this many of the newest matching items, so they cost the same at any size.
+AITOP_FACET_WINDOW = env_int("AITOP_FACET_WINDOW", 2000)
 # Our few overrides of Django's date formats (see aitop/formats/).
 FORMAT_MODULE_PATH = ["aitop.formats"]
 

@@ -1,5 +1,6 @@
-"""AITOP's URLs: the public site at the root, the admin under /admin/, the API under /api/."""
+"""AITOP's URLs: the public site at the root (and /en/), the admin under /admin/, the API under /api/."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
@@ -18,5 +19,6 @@ urlpatterns = [
     # Staff-only pages outside the admin (the preview of drafts).
     path("editorial/", include("editorial.urls")),
     *site_urlpatterns,
-    path("", include("feed.urls")),
 ]
+# The public site: Chinese at /, English under /en/ (the URL alone decides: feed/locale.py).
+urlpatterns += i18n_patterns(path("", include("feed.urls")), prefix_default_language=False)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from editorial.errors import EditConflict, FieldNotEditable, NotPermitted
 from editorial.models import ItemLogEntry, LogAction
 from editorial.workflow import User
+from feed.freshness import generation_bump
 from feed.html import clean_html
 from feed.models import Item
 
@@ -157,6 +158,7 @@ def _write(
     if "tags" in changed:
         current.tags.set(changed["tags"])
     current.version = expected_version + 1
+    generation_bump()  # on commit: cards, pages and feeds show the edit
     _log(current, by=by, action=LogAction.EDIT, at=now, changed=sorted(changed))
 
 

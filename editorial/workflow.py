@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from editorial import signals
 from editorial.errors import NotPermitted, ReasonRequired, TransitionNotAllowed
 from editorial.models import ItemLogEntry, LogAction
+from feed.freshness import generation_bump
 from feed.models import PUBLIC_STATUSES, Item
 
 logger = logging.getLogger(__name__)
@@ -204,6 +205,7 @@ def _move(
             at=now,
             note=note,
         )
+        generation_bump()  # readers' pages change with every move
         transaction.on_commit(
             functools.partial(_announce, item=item, action=action, from_status=from_status, by=by),
             robust=True,

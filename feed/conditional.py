@@ -1,136 +1,162 @@
-"""ETag and Last-Modified for public pages and feeds, from one aggregate query.
+"""Public pages served from a whole-page cache, with validators, both keyed by the publish generation.
 
-Every public page is a function of the visible items (and their sources), the
-language, the query string and today's date. One aggregate over the visible
-items changes whenever any of them is published, unpublished, edited,
-featured, re-scored or has its source renamed, so it serves as the validator
-of every page: a 304 costs one query, a 200 one more than the page itself.
+A public page is a function of the URL (path and query), the language, the
+host, today's date and what readers can see. The last of these is the publish
+generation (feed/freshness.py). So `public_cache` keys the rendered page by
+the first four and stores the generation it was rendered under: an entry of
+an older generation is never served, and a 304 or a warm page costs one cache
+read plus the generation (one more cache read, or one primary-key query).
+
+Only 200s are stored and only a stored page answers 304, so the view decides
+every 404 and 400 before any 304. A burst of requests after a change renders
+each page once (`_render_once`). Bodies are stored gzipped: public pages hold
+no secret (no CSRF token, nothing per reader), so compressing them is safe.
 """
 
 import datetime
 import functools
+import gzip
 import hashlib
-from collections.abc import Callable
+import time
 from dataclasses import dataclass
 from importlib import metadata
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, Sum
+from django.http import HttpResponse
 from django.utils import timezone, translation
-from django.utils.cache import (
-    get_conditional_response,
-    patch_cache_control,
-    patch_vary_headers,
-)
-from django.utils.http import http_date, quote_etag
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
 
-from feed.models import Item
+from feed.freshness import Freshness, generation_current
 
 try:
-    # A new release may render the same data differently: its pages get new ETags.
+    # A new release may render the same data differently: its pages get new keys.
     _RELEASE = metadata.version("aitop")
 except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
     _RELEASE = "dev"
 
-
-# Remembered parts expire anyway after a day; a change to the desk replaces them sooner.
-CACHE_SECONDS = 24 * 60 * 60
+# How long one request may hold the right to render a page before others stop waiting.
+RENDER_LOCK_SECONDS = 10
+# How often a waiting request looks whether the page has been rendered.
+RENDER_POLL_SECONDS = 0.02
 
 
 @dataclass(frozen=True)
-class Stamp:
-    """What the visible items look like right now, in a few numbers."""
+class CachedPage:
+    """A rendered 200, gzipped, with the generation and validators it was rendered under."""
 
-    count: int
-    featured: int
-    versions: int
-    heat: int
-    last_modified: datetime.datetime | None
+    generation: int
+    etag: str
+    last_modified: int
+    content_type: str
+    gzipped: bytes
 
-    def token(self) -> str:
-        latest = self.last_modified.isoformat() if self.last_modified else "-"
-        return f"{self.count}:{self.featured}:{self.versions}:{self.heat}:{latest}"
+    def response(self, request) -> HttpResponse:
+        """The stored page, compressed when the reader's client accepts gzip."""
+        if _accepts_gzip(request):
+            response = HttpResponse(self.gzipped, content_type=self.content_type)
+            response.headers["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(gzip.decompress(self.gzipped), content_type=self.content_type)
+        return response
 
 
-def visible_stamp(*, now: datetime.datetime | None = None) -> Stamp:
-    """The validator of every public page, in one query over the visible items."""
-    values = Item.objects.visible(now=now).aggregate(
-        count=Count("id"),
-        featured=Count("id", filter=Q(status=Item.Status.FEATURED)),
-        versions=Sum("version"),
-        heat=Sum("heat"),
-        updated=Max("updated_at"),
-        # A scheduled item becomes visible at its publish time, after its last edit.
-        published=Max("published_at"),
-        source_updated=Max("source__updated_at"),
-    )
-    moments = [values[key] for key in ("updated", "published", "source_updated") if values[key]]
-    return Stamp(
-        count=values["count"],
-        featured=values["featured"],
-        versions=values["versions"] or 0,
-        heat=values["heat"] or 0,
-        last_modified=max(moments) if moments else None,
+def _accepts_gzip(request) -> bool:
+    accepted = request.headers.get("accept-encoding", "").lower()
+    return any(
+        part.split(";")[0].strip() == "gzip" and "q=0" not in part.replace(" ", "")
+        for part in accepted.split(",")
     )
 
 
-def page_etag(request, stamp: Stamp) -> str:
-    """A strong ETag for this URL, in this language, today, over this stamp."""
+def page_key(request) -> str:
+    """The cache key of this page: host, path, normalised query, language, release, today."""
+    pairs = sorted(
+        (name, value) for name, values in request.GET.lists() for value in values if value.strip()
+    )
     parts = [
         _RELEASE,
-        request.get_full_path(),
+        request.get_host(),
+        request.path,
+        repr(pairs),
         translation.get_language() or "",
-        # Day headings drop the year in the current year; a new day may change them.
+        # Day headings say "today" and drop the current year: a new day changes them.
         timezone.localdate().isoformat(),
-        stamp.token(),
     ]
-    return quote_etag(hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32])
+    return "aitop:page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def conditional_on_visible_items(view):
-    """Answer GET/HEAD with 304 when the reader's copy is current; label 200s for next time."""
+def validators(key: str, state: Freshness) -> tuple[str, int]:
+    """A weak ETag (gzipped and plain bodies are the same page) and Last-Modified, both moving forward."""
+    etag = 'W/"%s"' % hashlib.sha256(f"{key}\n{state.value}".encode()).hexdigest()[:32]
+    # At midnight the headings change although nothing was published.
+    midnight = datetime.datetime.combine(
+        timezone.localdate(), datetime.time.min, tzinfo=timezone.get_current_timezone()
+    )
+    return etag, int(max(state.changed_at, midnight).timestamp())
+
+
+def public_cache(view):
+    """Serve GET/HEAD from the page cache while current; 304 when the reader's copy is current."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        stamp = visible_stamp()
-        # The view may remember costly parts under it: see `cached_while_unchanged`.
-        request.visible_stamp = stamp
-        etag = page_etag(request, stamp)
-        last_modified = int(stamp.last_modified.timestamp()) if stamp.last_modified else None
-        response = get_conditional_response(request, etag=etag, last_modified=last_modified)
+        state = generation_current()
+        key = page_key(request)
+        page = _current(cache.get(key), state)
+        if page is None:
+            page = _render_once(request, key, state, lambda: view(request, *args, **kwargs))
+            if isinstance(page, HttpResponse):
+                # Not a storable 200 (a redirect, a 404, a 400): sent as it is.
+                return page
+        response = get_conditional_response(
+            request, etag=page.etag, last_modified=page.last_modified
+        )
         if response is None:
-            response = view(request, *args, **kwargs)
-        if response.status_code in (200, 304):
-            response.headers["ETag"] = etag
-            if last_modified is not None:
-                # Our validator, not the feed framework's newest-item date.
-                response.headers["Last-Modified"] = http_date(last_modified)
-        # Keep a copy, but ask us before using it: the page changes when the desk does.
-        patch_cache_control(response, no_cache=True)
-        # The language comes from a cookie or from Accept-Language.
-        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+            response = page.response(request)
+        response.headers["ETag"] = page.etag
+        response.headers["Last-Modified"] = http_date(page.last_modified)
+        response.headers["Cache-Control"] = f"public, max-age={settings.AITOP_PUBLIC_MAX_AGE}"
+        patch_vary_headers(response, ("Accept-Encoding",))
         return response
 
     return wrapper
 
 
-def cached_while_unchanged[T](request, key: str, compute: Callable[[], T]) -> T:
-    """`compute()`, remembered in the cache until any visible item changes.
+def _current(page: CachedPage | None, state: Freshness) -> CachedPage | None:
+    return page if page is not None and page.generation == state.value else None
 
-    For parts of a page that cost a scan of every matching item (the tag
-    facets): the key joins `key` with the request's stamp, so the first
-    request after a change computes afresh and the others reuse it. Without a
-    stamp (a view not under `conditional_on_visible_items`) it just computes.
-    """
-    stamp = getattr(request, "visible_stamp", None)
-    if stamp is None:
-        return compute()
-    digest = hashlib.sha256(f"{_RELEASE}\n{key}\n{stamp.token()}".encode()).hexdigest()
-    cache_key = f"aitop:part:{digest}"
-    value = cache.get(cache_key)
-    if value is None:
-        value = compute()
-        cache.set(cache_key, value, CACHE_SECONDS)
-    return value
+
+def _render_once(request, key: str, state: Freshness, render) -> CachedPage | HttpResponse:
+    """Render and store the page, or wait for the request already rendering it."""
+    lock = f"{key}:rendering"
+    deadline = time.monotonic() + settings.AITOP_RENDER_WAIT_SECONDS
+    while not cache.add(lock, 1, RENDER_LOCK_SECONDS):
+        if time.monotonic() > deadline:
+            # The other renderer is slow or gone: do not keep this reader waiting.
+            return _store(key, state, render())
+        time.sleep(RENDER_POLL_SECONDS)
+        if (page := _current(cache.get(key), state)) is not None:
+            return page
+    try:
+        return _store(key, state, render())
+    finally:
+        cache.delete(lock)
+
+
+def _store(key: str, state: Freshness, response) -> CachedPage | HttpResponse:
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return response
+    etag, last_modified = validators(key, state)
+    page = CachedPage(
+        generation=state.value,
+        etag=etag,
+        last_modified=last_modified,
+        content_type=response["Content-Type"],
+        gzipped=gzip.compress(response.content, compresslevel=6),
+    )
+    cache.set(key, page, settings.AITOP_PAGE_CACHE_SECONDS)
+    return page

@@ -15,7 +15,7 @@ from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
-from feed.conditional import conditional_on_visible_items
+from feed.conditional import public_cache
 from feed.links import StreamQuery
 from feed.models import Item
 from feed.pages import stream_url
@@ -152,21 +152,21 @@ class StreamAtomFeed(StreamRssFeed):
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def rss(request):
     """RSS 2.0 of the stream under the query string's filters."""
     return StreamRssFeed()(request)
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def atom(request):
     """Atom 1.0 of the stream under the query string's filters."""
     return StreamAtomFeed()(request)
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def json_feed(request):
     """JSON Feed 1.1 of the stream under the query string's filters."""
     source = _feed_source(request)

@@ -244,20 +244,24 @@ class ItemQuerySet(models.QuerySet):
             )
         return queryset
 
-    def tag_counts(self) -> models.QuerySet:
-        """The tags these items carry, each with `item_count`, most used first."""
+    def _window(self, window: int | None):
+        """These items' ids, or only the newest `window` of them (a range of the stream index)."""
+        if window is None:
+            return self.order_by().values("pk")
+        return self.newest_first().values("pk")[:window]
+
+    def tag_counts(self, *, window: int | None = None) -> models.QuerySet:
+        """The tags these items (or their newest `window`) carry, each with `item_count`, most used first."""
         return (
-            Tag.objects.filter(
-                feed_taggeditem_items__content_object__in=self.order_by().values("pk")
-            )
+            Tag.objects.filter(feed_taggeditem_items__content_object__in=self._window(window))
             .annotate(item_count=models.Count("feed_taggeditem_items"))
             .order_by("-item_count", Lower("name"), "pk")
         )
 
-    def source_counts(self) -> models.QuerySet:
-        """The sources of these items, each with `item_count`, most items first."""
+    def source_counts(self, *, window: int | None = None) -> models.QuerySet:
+        """The sources of these items (or their newest `window`), each with `item_count`."""
         return (
-            Source.objects.filter(items__in=self.order_by().values("pk"))
+            Source.objects.filter(items__in=self._window(window))
             .annotate(item_count=models.Count("items"))
             .order_by("-item_count", Lower("name"), "pk")
         )
@@ -608,3 +612,30 @@ class FetchHost(models.Model):
 
     def __str__(self) -> str:
         return self.host
+
+
+class Generation(models.Model):
+    """The publish generation: one row whose number moves whenever a reader's view may change.
+
+    Every public validator and cache key derives from it (see feed/freshness.py
+    and docs/caching.md), so a 304 reads one row by its primary key, or one
+    cache entry, instead of aggregating over the items.
+    """
+
+    # Always 1: the row is the site's, not an item's.
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    value = models.PositiveBigIntegerField(_("generation"), default=1)
+    # Moves strictly forward (at least a second each bump), so a client that
+    # revalidates by date alone sees every change: HTTP dates count seconds.
+    changed_at = models.DateTimeField(_("changed at"))
+    # The earliest publish time still in the future when the row was written:
+    # passing it makes a scheduled item visible without any write.
+    next_publish_at = models.DateTimeField(_("next scheduled publish"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("publish generation")
+        verbose_name_plural = _("publish generations")
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="generation_single_row")]
+
+    def __str__(self) -> str:
+        return str(self.value)

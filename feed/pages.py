@@ -17,13 +17,16 @@ from django.utils import timezone
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
+from feed.cards import cards_render
 from feed.links import StreamQuery
 from feed.models import Item
-from feed.stream import Day
+from feed.stream import Cursor, Day
 
 # How many of the most used tags the stream shows beside it.
 FACET_LIMIT = 20
 RELATED_LIMIT = 6
+# Related items are looked for among this many visible items published before the item.
+RELATED_WINDOW = 500
 NO_FILTERS = StreamQuery()
 
 KIND_TABS = [
@@ -66,6 +69,16 @@ class Link:
     @property
     def title(self) -> str:
         return f"AITOP · {self.label}"
+
+
+@dataclass(frozen=True)
+class DayCards:
+    """A day as the templates show it: its heading facts and its rendered cards."""
+
+    date: datetime.date
+    cards: list
+    continued: bool = False
+    continues: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,7 +157,7 @@ def stream_context(
     days: Sequence[Day],
     query: StreamQuery = NO_FILTERS,
     base: str | None = None,
-    older: datetime.date | None = None,
+    older: Cursor | None = None,
     facets: Iterable = (),
     tag_names: dict[str, str] | None = None,
     source_name: str = "",
@@ -158,11 +171,21 @@ def stream_context(
     """
     base = base or reverse("feed:stream")
     active = set(query.tags)
+    cards = iter(cards_render([item for day in days for item in day.items], query=query, base=base))
     return {
-        "days": days,
+        "days": [
+            DayCards(
+                date=day.date,
+                cards=[next(cards) for _ in day.items],
+                continued=day.continued,
+                continues=day.continues,
+            )
+            for day in days
+        ],
         "query": query,
-        # Cards link their source, category and tags to the stream: reverse it once.
-        "stream_path": reverse("feed:stream"),
+        "canonical_url": request.build_absolute_uri(
+            base + query.querystring(before=request.GET.get("before", "").strip())
+        ),
         "today": today or timezone.localdate(),
         "kind_tabs": _tabs(query, "kind", KIND_TABS, base),
         "category_tabs": _tabs(query, "category", CATEGORY_TABS, base),
@@ -183,22 +206,42 @@ def stream_context(
             if tag.slug not in active
         ],
         "feeds": feed_links(query),
-        "older_url": stream_url(query, before=older.isoformat()) if older else "",
-        "newest_url": stream_url(query) if request.GET.get("before") else "",
+        "older_url": stream_url(query, base=base, before=older.token()) if older else "",
+        "newest_url": stream_url(query, base=base) if request.GET.get("before") else "",
         "search_action": base,
     }
+
+
+def related_items(item: Item) -> list[Item]:
+    """Visible items sharing the most tags with `item`, among a fixed window before it.
+
+    The window (the RELATED_WINDOW visible items published just before it)
+    is a range of the stream index, so the count of shared tags costs the
+    same whatever the size of the site and however common the tags.
+    """
+    moment = item.published_at or timezone.now()
+    window = (
+        Item.objects.visible()
+        .filter(published_at__lte=moment)
+        .newest_first()
+        .values("pk")[:RELATED_WINDOW]
+    )
+    return list(
+        Item.objects.visible()
+        .filter(pk__in=window)
+        .related_to(item)
+        .select_related("source")[:RELATED_LIMIT]
+    )
 
 
 def item_page_context(*, request, item: Item, related: Sequence[Item] | None = None) -> dict:
     """Everything templates/feed/item_detail.html shows for `item` (visible or a draft).
 
     Without `related`, the visible items that share its tags are looked up
-    (one query).
+    (one query, `related_items`).
     """
     if related is None:
-        related = list(
-            Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
-        )
+        related = related_items(item)
     canonical = request.build_absolute_uri(item.get_absolute_url())
     return {
         "item": item,

@@ -1,11 +1,15 @@
-"""Arranging visible items the way readers scan them: day by day, a few whole days a page.
+"""Arranging visible items the way readers scan them: newest first, a page of cards, by day.
 
-Paging goes by date (`before=YYYY-MM-DD`), never by OFFSET: each page starts
-from an indexed "published before midnight of that day" and reads forward.
+A page holds at most `AITOP_STREAM_PAGE_ITEMS` cards and ends with a keyset
+cursor, the (publish time, id) of its last card: the next page is "older than
+that", an index range however deep the reader goes. Never OFFSET, never a
+COUNT of everything. A day that a page boundary cuts is marked as continued
+on the next page, and as going on at the end of this one.
 """
 
 import datetime
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -15,107 +19,115 @@ from django.utils import timezone
 from feed.filters import day_start
 from feed.models import Item, ItemQuerySet
 
-# A stream page holds at most this many days, however few items they have.
-STREAM_MAX_DAYS = 7
-# No page shows more items of one day than this (a day page, or a stream page
-# whose first day alone is bigger than the page); the rest is left to filters.
-DAY_MAX_ITEMS = 300
+_CURSOR = re.compile(r"^(\d{8}T\d{12})Z-(\d{1,18})$")
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """A place in the stream: everything strictly older than this (publish time, id)."""
+
+    published_at: datetime.datetime
+    id: int
+
+    @classmethod
+    def after(cls, item: Item) -> "Cursor":
+        return cls(published_at=item.published_at, id=item.pk)
+
+    @classmethod
+    def parse(cls, token: str) -> "Cursor":
+        """Read a token made by `token()`; ValueError when it is not one."""
+        match = _CURSOR.match(token)
+        if match is None:
+            raise ValueError(token)
+        moment = datetime.datetime.strptime(match[1], "%Y%m%dT%H%M%S%f")
+        return cls(published_at=moment.replace(tzinfo=datetime.UTC), id=int(match[2]))
+
+    def token(self) -> str:
+        """E.g. 20260620T040000000000Z-123: the UTC publish time to the microsecond, then the id."""
+        utc = self.published_at.astimezone(datetime.UTC)
+        return f"{utc:%Y%m%dT%H%M%S%f}Z-{self.id}"
 
 
 @dataclass(frozen=True)
 class Day:
-    """One day of the stream: its date in the site's time zone and its items."""
+    """One day of the stream: its date in the site's time zone and its items on this page."""
 
     date: datetime.date
     items: list[Item]
-    # More items of this day exist than DAY_MAX_ITEMS let us show.
-    truncated: bool = False
+    # The previous page already showed newer items of this day.
+    continued: bool = False
+    # The next page shows older items of this day.
+    continues: bool = False
 
 
 @dataclass(frozen=True)
 class StreamPage:
-    """Whole days of a stream, and the `before` date of the next (older) page."""
+    """A page of cards by day, and the cursor of the next (older) page, if any."""
 
     days: list[Day]
-    older: datetime.date | None
+    older: Cursor | None
 
 
-@dataclass(frozen=True)
-class DayPage:
-    """One day's items, with the nearest older and newer days that have any."""
-
-    day: Day
-    older: datetime.date | None
-    newer: datetime.date | None
+def local_date(item: Item) -> datetime.date:
+    """The item's publish date in the site's time zone (a draft, previewed, sits on today)."""
+    return timezone.localdate(item.published_at) if item.published_at else timezone.localdate()
 
 
 def group_by_day(items: Iterable[Item]) -> list[Day]:
     """Group items (already newest first) by their local publish date."""
-
-    def local_date(item: Item) -> datetime.date:
-        # A draft has no publish time yet: previewed, it sits on today.
-        return timezone.localdate(item.published_at) if item.published_at else timezone.localdate()
-
     return [Day(date=day, items=list(group)) for day, group in itertools.groupby(items, local_date)]
 
 
-def _capped_days(items: list[Item]) -> list[Day]:
-    """Group, and mark the last day as cut when the query hit DAY_MAX_ITEMS."""
-    days = group_by_day(items[:DAY_MAX_ITEMS])
-    if len(items) > DAY_MAX_ITEMS:
-        days[-1] = Day(date=days[-1].date, items=days[-1].items, truncated=True)
-    return days
+def older_than(queryset: ItemQuerySet, cursor: Cursor) -> ItemQuerySet:
+    """Items strictly older than `cursor` in (publish time, id) order.
+
+    Written as "published at or before, and not the same moment with a higher
+    id" so the first part is a range of the stream index and the second only
+    trims its first few rows.
+    """
+    return queryset.filter(published_at__lte=cursor.published_at).exclude(
+        published_at=cursor.published_at, id__gte=cursor.id
+    )
 
 
 def stream_page(
     queryset: ItemQuerySet,
     *,
-    before: datetime.date | None = None,
+    before: Cursor | datetime.date | None = None,
     max_items: int | None = None,
-    max_days: int = STREAM_MAX_DAYS,
 ) -> StreamPage:
-    """The newest whole days of `queryset` (visible, filtered) before the day `before`.
+    """The newest `max_items` cards of `queryset` (visible, filtered) older than `before`.
 
-    Two reads, whatever the data: the publish times of the next `max_items`
-    items tell which days fit whole on the page; then the cards of exactly
-    those days. A first day bigger than the page is shown alone.
+    `before` is a cursor of a previous page, or a date (the old day links:
+    everything before that day's midnight). One read of the cards, one more
+    than fits telling whether an older page exists.
     """
     max_items = max_items or settings.AITOP_STREAM_PAGE_ITEMS
-    if before is not None:
+    if isinstance(before, Cursor):
+        queryset = older_than(queryset, before)
+        continued_date = timezone.localdate(before.published_at)
+    elif before is not None:
         queryset = queryset.before(day_start(before))
-    ordered = queryset.newest_first()
-    moments = list(ordered.values_list("published_at", flat=True)[: max_items + 1])
-    if not moments:
-        return StreamPage(days=[], older=None)
-    dates = list(dict.fromkeys(timezone.localdate(moment) for moment in moments))
-    if len(moments) <= max_items:
-        # Everything that is left fits: every day seen is whole.
-        kept, has_older = dates[:max_days], len(dates) > max_days
-    elif len(dates) > 1:
-        # The last day seen may go on beyond the moments read: leave it for later.
-        kept, has_older = dates[:-1][:max_days], True
+        continued_date = None
     else:
-        kept, has_older = dates, None
-    oldest = kept[-1]
-    newest_next = kept[0] + datetime.timedelta(days=1)
-    items = list(
-        ordered.filter(
-            published_at__gte=day_start(oldest), published_at__lt=day_start(newest_next)
-        ).for_cards()[: DAY_MAX_ITEMS + 1]
-    )
-    if has_older is None:
-        has_older = queryset.before(day_start(oldest)).exists()
-    return StreamPage(days=_capped_days(items), older=oldest if has_older else None)
+        continued_date = None
+    items = list(queryset.newest_first().for_cards()[: max_items + 1])
+    more = len(items) > max_items
+    shown = items[:max_items]
+    days = group_by_day(shown)
+    if days and days[0].date == continued_date:
+        days[0] = Day(date=days[0].date, items=days[0].items, continued=True, continues=False)
+    if more and days and local_date(items[max_items]) == days[-1].date:
+        last = days[-1]
+        days[-1] = Day(date=last.date, items=last.items, continued=last.continued, continues=True)
+    return StreamPage(days=days, older=Cursor.after(shown[-1]) if more else None)
 
 
-def day_page(queryset: ItemQuerySet, *, day: datetime.date) -> DayPage:
-    """Every item of `queryset` published on `day`, and where the neighbouring days are."""
+def neighbour_days(
+    queryset: ItemQuerySet, *, day: datetime.date
+) -> tuple[datetime.date | None, datetime.date | None]:
+    """The nearest older and newer days than `day` that have items (two index reads)."""
     start, end = day_start(day), day_start(day + datetime.timedelta(days=1))
-    items = list(
-        queryset.filter(published_at__gte=start, published_at__lt=end)
-        .newest_first()
-        .for_cards()[: DAY_MAX_ITEMS + 1]
-    )
     older = queryset.before(start).newest_first().values_list("published_at", flat=True).first()
     newer = (
         queryset.filter(published_at__gte=end)
@@ -123,9 +135,13 @@ def day_page(queryset: ItemQuerySet, *, day: datetime.date) -> DayPage:
         .values_list("published_at", flat=True)
         .first()
     )
-    days = _capped_days(items)
-    return DayPage(
-        day=days[0] if days else Day(date=day, items=[]),
-        older=timezone.localdate(older) if older else None,
-        newer=timezone.localdate(newer) if newer else None,
+    return (
+        timezone.localdate(older) if older else None,
+        timezone.localdate(newer) if newer else None,
     )
+
+
+def on_day(queryset: ItemQuerySet, *, day: datetime.date) -> ItemQuerySet:
+    """The items of `queryset` published on `day` in the site's time zone."""
+    start, end = day_start(day), day_start(day + datetime.timedelta(days=1))
+    return queryset.filter(published_at__gte=start, published_at__lt=end)

@@ -2,15 +2,11 @@
 
 import datetime
 
-from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, register_converter
 
-from feed import feeds
-from feed.conditional import conditional_on_visible_items
+from feed import feeds, sitemaps
 from feed.filters import EARLIEST_DATE, LATEST_DATE
-from feed.sitemaps import SITEMAPS
 from feed.views import indexes, items, site, stream
-from feed.views.common import public_page
 
 
 class DayConverter:
@@ -39,6 +35,7 @@ urlpatterns = [
     path("tags/", indexes.tag_index, name="tag-index"),
     path("tags/<str:slug>/", stream.tag, name="tag"),
     path("sources/", indexes.source_index, name="source-index"),
+    path("items/<int:pk>/", items.item_short, name="item-short"),
     path("items/<int:pk>/<str:slug>/", items.item_detail, name="item-detail"),
     path("go/<int:pk>/", items.go, name="go"),
     path("feed.xml", feeds.rss, name="rss"),
@@ -48,17 +45,7 @@ urlpatterns = [
 
 # Outside the namespace: robots.txt names the sitemap by these names.
 site_urlpatterns = [
-    path(
-        "sitemap.xml",
-        public_page(conditional_on_visible_items(sitemap_views.index)),
-        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap-section"},
-        name="sitemap",
-    ),
-    path(
-        "sitemap-<section>.xml",
-        public_page(conditional_on_visible_items(sitemap_views.sitemap)),
-        {"sitemaps": SITEMAPS},
-        name="sitemap-section",
-    ),
+    path("sitemap.xml", sitemaps.sitemap_index, name="sitemap"),
+    path("sitemap-<str:section>.xml", sitemaps.sitemap_section, name="sitemap-section"),
     path("robots.txt", site.robots_txt, name="robots"),
 ]

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
+from feed.freshness import generation_bump
 from feed.ingest.tagging import items_tag
 from feed.models import Item, KeywordRule
 
@@ -99,4 +100,5 @@ def keyword_rule_preview(*, pattern: str, tag: str) -> KeywordPreview:
 def keyword_rule_apply(*, rule: KeywordRule) -> int:
     """Give the rule's tag to every existing item it matches; returns how many got it."""
     ids = [item.id for item in _matching_items(pattern=rule.pattern, tag=rule.tag)]
+    generation_bump()  # on commit: the new tag shows on cards and in the facets
     return items_tag((item_id, rule.tag.strip()) for item_id in ids)

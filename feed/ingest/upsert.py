@@ -25,6 +25,7 @@ import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
+from feed.freshness import generation_bump_if_public
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.normalise import Entry, Skip
 from feed.ingest.tagging import items_tag
@@ -146,6 +147,7 @@ def _item_refresh(item: Item, entry: Entry, *, now: datetime.datetime) -> bool:
             **changes, fetched_at=now, updated_at=now, version=F("version") + 1
         )
         if written:
+            generation_bump_if_public(item.status)
             return True
         item = Item.objects.only(*_COMPARED, *_FEED_FIELDS).get(pk=item.pk)
     return False

@@ -1,9 +1,12 @@
 """Template filters of the public pages."""
 
 import datetime
+from dataclasses import dataclass
 
 from django import template
-from django.utils import formats, timezone
+from django.conf import settings
+from django.urls import translate_url
+from django.utils import formats, timezone, translation
 from django.utils.safestring import mark_safe
 
 from feed.html import clean_html
@@ -25,3 +28,29 @@ def day_heading(day: datetime.date, today: datetime.date | None = None) -> str:
     if day.year == today.year:
         return formats.date_format(day, "MONTH_DAY_FORMAT")
     return formats.date_format(day, "DATE_FORMAT")
+
+
+@dataclass(frozen=True)
+class LanguageLink:
+    """This page in one of the site's languages."""
+
+    code: str
+    name: str
+    url: str
+    current: bool
+
+
+@register.simple_tag
+def language_links(request) -> list[LanguageLink]:
+    """This page (path and query) in every language: plain links, hreflang alternates."""
+    here = request.get_full_path()
+    current = translation.get_language()
+    return [
+        LanguageLink(
+            code=code,
+            name=translation.get_language_info(code)["name_local"],
+            url=translate_url(here, code),
+            current=code == current,
+        )
+        for code, _name in settings.LANGUAGES
+    ]

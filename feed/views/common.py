@@ -13,6 +13,7 @@ from taggit.models import Tag
 from feed.filters import ItemFilter, SiteDateField
 from feed.links import StreamQuery
 from feed.models import ItemQuerySet, Source
+from feed.stream import Cursor
 
 NUL_MESSAGE = _("Null characters are not allowed.")
 
@@ -44,11 +45,21 @@ def filtered_items(request, queryset: ItemQuerySet) -> Filtered:
     )
 
 
-def before_date(request) -> datetime.date | None:
-    """The `before` page boundary, if given: a YYYY-MM-DD date."""
-    field = SiteDateField(required=False)
+BEFORE_MESSAGE = _("Use the “older” link of a page, or a date as YYYY-MM-DD.")
+
+
+def page_before(request) -> Cursor | datetime.date | None:
+    """The `before` page boundary, if given: a cursor from an "older" link, or a YYYY-MM-DD date."""
+    raw = request.GET.get("before", "").strip()
+    if not raw:
+        return None
+    if "T" in raw:
+        try:
+            return Cursor.parse(raw)
+        except ValueError:
+            raise BadParameters({"before": [str(BEFORE_MESSAGE)]}) from None
     try:
-        return field.clean(request.GET.get("before", "").strip())
+        return SiteDateField(required=False).clean(raw)
     except forms.ValidationError as error:
         raise BadParameters({"before": error.messages}) from None
 

@@ -5,22 +5,28 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
 from feed.clicks import item_count_click, item_original_url
-from feed.conditional import conditional_on_visible_items
+from feed.conditional import public_cache
 from feed.models import Item
-from feed.pages import RELATED_LIMIT, item_page_context
+from feed.pages import item_page_context, related_items
 from feed.views.common import public_page
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def item_detail(request, pk: int, slug: str):
     """One item with every field, its original link and related items; only visible ones."""
     item = get_object_or_404(Item.objects.visible().for_cards(), pk=pk)
     if slug != item.slug:
         return redirect(item, permanent=True)
-    related = Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
-    context = item_page_context(request=request, item=item, related=list(related))
+    context = item_page_context(request=request, item=item, related=related_items(item))
     return render(request, "feed/item_detail.html", context)
+
+
+@public_page
+def item_short(request, pk: int):
+    """`/items/<id>/`: the item's canonical address (its title in the URL), if readers may see it."""
+    item = get_object_or_404(Item.objects.visible().only("id", "title"), pk=pk)
+    return redirect(item, permanent=True)
 
 
 @never_cache

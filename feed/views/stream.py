@@ -1,62 +1,60 @@
-"""The stream: a few whole days a page, one day per permalink, filters in the query string."""
+"""The stream: pages of cards by day, one day per permalink, filters in the query string."""
 
 import datetime
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from feed.conditional import cached_while_unchanged, conditional_on_visible_items
+from feed.conditional import public_cache
 from feed.models import Item
 from feed.pages import FACET_LIMIT, stream_context
-from feed.stream import day_page, stream_page
-from feed.views.common import Filtered, before_date, filter_names, filtered_items, public_page
+from feed.stream import neighbour_days, on_day, stream_page
+from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
 
 
-def _aside(request, filtered: Filtered) -> dict:
-    """The facets beside the stream and the names its chips show."""
+def _aside(filtered: Filtered) -> dict:
+    """The facets beside the stream (over the newest matching items) and the names chips show."""
     tag_names, source_name = filter_names(filtered.query)
     # Active tags rank first (every item carries them) and are left out, so read past them.
     limit = FACET_LIMIT + len(filtered.query.tags)
-    # Counting every matching item's tags is the page's one scan: remember it until a change.
-    facets = cached_while_unchanged(
-        request,
-        f"facets:{limit}:{filtered.query.querystring()}",
-        lambda: list(filtered.items.tag_counts()[:limit]),
-    )
+    facets = list(filtered.items.tag_counts(window=settings.AITOP_FACET_WINDOW)[:limit])
     return {"facets": facets, "tag_names": tag_names, "source_name": source_name}
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def stream(request):
-    """The day-by-day stream of everything visible, narrowed by the query string's filters."""
+    """The stream of everything visible, newest first, narrowed by the query string's filters."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = stream_page(filtered.items, before=before_date(request))
+    page = stream_page(filtered.items, before=page_before(request))
     context = stream_context(
         request=request,
         days=page.days,
         query=filtered.query,
         older=page.older,
-        **_aside(request, filtered),
+        **_aside(filtered),
     )
     return render(request, "feed/stream.html", context)
 
 
 @public_page
-@conditional_on_visible_items
+@public_cache
 def day(request, day: datetime.date):
-    """One day's items (a permalink), with links to the neighbouring days."""
+    """One day's items (a permalink), paged like the stream, with links to the neighbouring days."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = day_page(filtered.items, day=day)
+    page = stream_page(on_day(filtered.items, day=day), before=page_before(request))
+    older_day, newer_day = neighbour_days(filtered.items, day=day)
     context = stream_context(
         request=request,
-        days=[page.day] if page.day.items else [],
+        days=page.days,
         query=filtered.query,
         base=request.path,
-        **_aside(request, filtered),
+        older=page.older,
+        **_aside(filtered),
     )
-    context.update(day=page.day, older_day=page.older, newer_day=page.newer)
+    context.update(day=day, older_day=older_day, newer_day=newer_day)
     return render(request, "feed/day.html", context)
 
 
