@@ -9,6 +9,7 @@ after a change only the cards that changed are rendered again.
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import cache
@@ -32,16 +33,37 @@ class Chip:
     active: bool = False
 
 
+def _iri_quote(value: str) -> str:
+    # Letters and digits of any script stay; everything else (ASCII punctuation,
+    # spaces, controls) is percent-encoded as in any query string.
+    return "".join(
+        char if not char.isascii() and char.isalnum() else quote(char, safe="-._~")
+        for char in value
+    )
+
+
+def _iri(base: str, query: StreamQuery) -> str:
+    """`base?…` with non-ASCII letters left as they are (an IRI): 3 bytes a Chinese character, not 9."""
+    pairs = query.params()
+    if not pairs:
+        return base
+    return base + "?" + "&".join(f"{name}={_iri_quote(value)}" for name, value in pairs)
+
+
 def card_chips(item: Item, *, query: StreamQuery, base: str) -> dict:
     """The card's source, category and tag links, each keeping the reader's other filters."""
     tags = [
-        Chip(label=tag.name, url=base + query.with_tag(tag.slug).querystring(), active=tag.slug in query.tags)
+        Chip(
+            label=tag.name,
+            url=_iri(base, query.with_tag(tag.slug)),
+            active=tag.slug in query.tags,
+        )
         for tag in item.tags.all()
     ]
     category = (
         Chip(
             label=str(item.get_category_display()),
-            url=base + query.replace(category=item.category).querystring(),
+            url=_iri(base, query.replace(category=item.category)),
             active=query.category == item.category,
         )
         if item.category
@@ -49,7 +71,7 @@ def card_chips(item: Item, *, query: StreamQuery, base: str) -> dict:
     )
     source = Chip(
         label=item.source.name,
-        url=base + query.replace(source=item.source.slug).querystring(),
+        url=_iri(base, query.replace(source=item.source.slug)),
         active=query.source == item.source.slug,
     )
     return {"tag_chips": tags, "category_chip": category, "source_chip": source}

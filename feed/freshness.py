@@ -62,6 +62,10 @@ def generation_current(*, now: datetime.datetime | None = None) -> Freshness:
 
 def generation_bump(*, using: str | None = None) -> None:
     """Move the generation once the current transaction commits (once, however often called)."""
+    _schedule(using)
+
+
+def _schedule(using: str | None) -> None:
     connection = transaction.get_connection(using)
     if connection.in_atomic_block:
         open_savepoints = set(connection.savepoint_ids)

@@ -47,14 +47,15 @@ class PathLocaleMiddleware(MiddlewareMixin):
     """Like Django's LocaleMiddleware, but on public pages the URL alone decides."""
 
     def process_request(self, request):
+        from_path = translation.get_language_from_path(request.path_info)
+        # The /en/ prefix only resolves while English is active.
+        translation.activate(from_path or settings.LANGUAGE_CODE)
         request.aitop_public = _is_public(request.path_info)
         if not request.aitop_public:
             # The admin, the API, the editors' pages: the cookie, then Accept-Language.
             translation.activate(translation.get_language_from_request(request))
             request.LANGUAGE_CODE = translation.get_language()
             return None
-        from_path = translation.get_language_from_path(request.path_info)
-        translation.activate(from_path or settings.LANGUAGE_CODE)
         request.LANGUAGE_CODE = translation.get_language()
         if (
             from_path is None

@@ -12,6 +12,7 @@ import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import Truncator
@@ -213,22 +214,21 @@ def stream_context(
 
 
 def related_items(item: Item) -> list[Item]:
-    """Visible items sharing the most tags with `item`, among a fixed window before it.
+    """Visible items sharing the most tags with `item`, among a fixed window around it.
 
-    The window (the RELATED_WINDOW visible items published just before it)
-    is a range of the stream index, so the count of shared tags costs the
-    same whatever the size of the site and however common the tags.
+    The window (RELATED_WINDOW visible items, half published just before it,
+    half just after) is two ranges of the stream index, so counting shared
+    tags costs the same whatever the size of the site and however common the tags.
     """
     moment = item.published_at or timezone.now()
-    window = (
-        Item.objects.visible()
-        .filter(published_at__lte=moment)
-        .newest_first()
-        .values("pk")[:RELATED_WINDOW]
+    visible = Item.objects.visible()
+    half = RELATED_WINDOW // 2
+    before = visible.filter(published_at__lte=moment).newest_first().values("pk")[:half]
+    after = (
+        visible.filter(published_at__gt=moment).order_by("published_at", "id").values("pk")[:half]
     )
     return list(
-        Item.objects.visible()
-        .filter(pk__in=window)
+        visible.filter(Q(pk__in=before) | Q(pk__in=after))
         .related_to(item)
         .select_related("source")[:RELATED_LIMIT]
     )

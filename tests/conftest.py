@@ -36,3 +36,32 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _generation_bumps_land_before_the_next_read(request, monkeypatch):
+    """In a test's own transaction nothing commits: apply a bump when a page next reads the generation.
+
+    That is what a reader sees in production (the writer's commit returns
+    before their next request). Tests with real commits (transactional_db,
+    live_server) keep the real on_commit.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    if {"transactional_db", "live_server"} & set(request.fixturenames) or (
+        marker is not None and marker.kwargs.get("transaction")
+    ):
+        return
+    from feed import conditional, freshness
+
+    pending = []
+    monkeypatch.setattr(freshness, "_schedule", lambda using=None: pending.append(using))
+    read = freshness.generation_current
+
+    def current(*, now=None):
+        if pending:
+            pending.clear()
+            freshness._bump_now()
+        return read(now=now)
+
+    monkeypatch.setattr(freshness, "generation_current", current)
+    monkeypatch.setattr(conditional, "generation_current", current)

@@ -7,6 +7,7 @@ from django import template
 from django.conf import settings
 from django.urls import translate_url
 from django.utils import formats, timezone, translation
+from django.utils.encoding import uri_to_iri
 from django.utils.safestring import mark_safe
 
 from feed.html import clean_html
@@ -54,3 +55,9 @@ def language_links(request) -> list[LanguageLink]:
         )
         for code, _name in settings.LANGUAGES
     ]
+
+
+@register.filter
+def iri(url: str) -> str:
+    """A URL with its percent-encoded UTF-8 shown as characters: a third of the bytes in the HTML."""
+    return uri_to_iri(url)

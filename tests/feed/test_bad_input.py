@@ -103,7 +103,7 @@ def test_a_400_names_each_bad_parameter(client, story):
 
 
 def test_the_400_page_is_in_english_too(client, story):
-    html = client.get("/?kind=podcast", headers={"accept-language": "en"}).text
+    html = client.get("/en/?kind=podcast").text
 
     assert "Parameter <code>kind</code>:" in html
     assert "Select a valid choice. podcast is not one of the available choices." in html

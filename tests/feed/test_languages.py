@@ -43,8 +43,8 @@ def test_the_site_speaks_chinese_by_default(client, story):
     assert "推荐理由：" in html
 
 
-def test_english_is_there_for_those_who_ask(client, story):
-    html = client.get("/", headers={"accept-language": "en-GB,en;q=0.9"}).text
+def test_english_lives_under_en(client, story):
+    html = client.get("/en/").text
 
     assert '<html lang="en">' in html
     assert tab_labels(html, "Kind") == ["All", "Blogs", "News", "Tweets", "Papers"]
@@ -62,28 +62,66 @@ def test_english_is_there_for_those_who_ask(client, story):
     assert "June 20" in html
 
 
-def test_the_language_switch_keeps_the_current_filters(client, story):
-    url = "/?kind=blog&tag=%E9%87%8F%E5%8C%96&q=lumen&before=2026-06-21"
-    html = client.get(url).text
-    form = html[html.index('<form class="language-switch"') :]
-    form = form[: form.index("</form>")]
+def language_links(html: str) -> dict[str, str]:
+    nav = re.search(r'<nav class="language-switch"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    return {
+        code: unescape(href)
+        for href, code in re.findall(r'<a href="([^"]+)" lang="([^"]+)"', nav)
+    }
 
-    assert 'action="/i18n/setlang/"' in form
-    assert f'name="next" value="{url.replace("&", "&amp;")}"' in form
-    assert '<button type="submit" name="language" value="en" lang="en"' in form
+
+def test_the_language_links_keep_the_page_and_its_filters(client, story):
+    url = "/?kind=blog&tag=%E9%87%8F%E5%8C%96&q=lumen&before=2026-06-21"
+    chinese = client.get(url).text
+
+    assert language_links(chinese) == {"en": unescape("/en" + url)}
+    english = client.get("/en" + url).text
+    assert '<html lang="en">' in english
+    assert language_links(english) == {"zh-hans": unescape(url)}
+    assert (
+        f'<link rel="alternate" hreflang="en" href="http://testserver/en{url.replace("&", "&amp;")}">'
+        in chinese
+    )
+    assert '<link rel="alternate" hreflang="zh-hans" href="http://testserver/?' in english
+
+
+def test_the_url_alone_decides_not_the_browser_language(client, story):
+    response = client.get("/", headers={"accept-language": "en"})
+
+    assert '<html lang="zh-hans">' in response.text
+    assert "Accept-Language" not in response.get("Vary", "")
+
+
+def test_the_old_switch_still_works_and_lands_on_the_prefixed_page(client, story):
+    url = "/?kind=blog&tag=%E9%87%8F%E5%8C%96"
 
     response = client.post("/i18n/setlang/", {"language": "en", "next": unescape(url)})
 
     assert response.status_code == 302
-    assert response["Location"] == url
+    assert unescape(response["Location"]) == unescape("/en" + url)
     assert '<html lang="en">' in client.get(response["Location"]).text
-    back = client.post("/i18n/setlang/", {"language": "zh-hans", "next": url})
+    back = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/en/sources/"})
+    assert back["Location"] == "/sources/"
     assert '<html lang="zh-hans">' in client.get(back["Location"]).text
+
+
+def test_an_old_language_cookie_is_redirected_to_its_prefix(client, story):
+    client.cookies["django_language"] = "en"
+
+    response = client.get("/tags/?x=1")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/en/tags/?x=1"
+    assert "Cookie" in response["Vary"] and "private" in response["Cache-Control"]
+    # Following the site's own link to Chinese is a choice: no redirect back.
+    followed = client.get("/tags/", headers={"referer": "http://testserver/en/tags/"})
+    assert followed.status_code == 200
+    assert '<html lang="zh-hans">' in followed.text
 
 
 def test_the_item_page_and_dates_are_translated(client, story):
     chinese = client.get(story.get_absolute_url()).text
-    english = client.get(story.get_absolute_url(), headers={"accept-language": "en"}).text
+    english = client.get("/en" + story.get_absolute_url()).text
 
     assert "2026年6月20日 11:00" in chinese and "阅读原文" in chinese
     assert "June 20, 2026, 11:00" in english and "Read the original" in english
