@@ -19,7 +19,7 @@ PAGES = [
     "/tags/",
     "/sources/",
     "/sitemap.xml",
-    "/sitemap-items.xml",
+    "/sitemap-items-2026-06.xml",
     "/robots.txt",
 ]
 PARAMETERS = ["kind", "category", "tag", "source", "featured", "q", "since", "until", "before", "p"]

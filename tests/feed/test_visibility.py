@@ -54,7 +54,7 @@ PUBLIC_URLS = [
     "/feed.xml?tag=秘密",
     "/feed.json?q=训练",
     "/sitemap.xml",
-    "/sitemap-items.xml",
+    "/sitemap-items-2026-06.xml",
 ]
 
 
