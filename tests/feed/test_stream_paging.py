@@ -1,4 +1,4 @@
-"""Paging the stream by whole days (`?before=`), and the permalink of one day."""
+"""Paging the stream by keyset (`?before=<cursor>`), and the permalink of one day."""
 
 import datetime
 import re
@@ -7,9 +7,9 @@ from html import unescape
 import pytest
 
 from feed.models import Item
-from feed.stream import DAY_MAX_ITEMS, STREAM_MAX_DAYS, stream_page
+from feed.stream import Cursor, stream_page
 from tests.conftest import SHANGHAI
-from tests.factories import make_item
+from tests.factories import make_item, make_source
 
 pytestmark = pytest.mark.django_db
 
@@ -24,91 +24,135 @@ def day_headings(html: str) -> list[str]:
 
 
 def older_link(html: str) -> str | None:
-    match = re.search(r'<a class="pager-older" href="([^"]+)"', html)
+    match = re.search(r'<a class="pager-older" href="([^"]+)" rel="next"', html)
     return unescape(match.group(1)) if match else None
 
 
-def test_a_page_holds_whole_days_capped_by_item_count(client, clock, settings):
+def titles(html: str) -> list[str]:
+    return re.findall(r'class="item-title"><a [^>]*>([^<]+)</a>', html)
+
+
+def walk(client, url: str) -> list[list[str]]:
+    """The titles of every page, following the rel="next" links from `url`."""
+    pages = []
+    while url:
+        html = client.get(url).text
+        pages.append(titles(html))
+        url = older_link(html)
+    return pages
+
+
+def test_pages_hold_at_most_the_page_size_and_cover_everything_once(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 4
+    source = make_source()
+    moment = at(6, 19, 12)
+    # Three items share one publish time: the id breaks the tie, so none is lost or repeated.
+    expected = []
+    for n in range(11):
+        published = moment if n < 3 else moment - datetime.timedelta(hours=n)
+        expected.append(make_item(title=f"Item {n:02d}", source=source, published_at=published))
+    expected.sort(key=lambda item: (item.published_at, item.pk), reverse=True)
+
+    pages = walk(client, "/")
+
+    assert [len(page) for page in pages] == [4, 4, 3]
+    assert [title for page in pages for title in page] == [item.title for item in expected]
+
+
+def test_a_day_cut_by_the_page_is_marked_on_both_sides(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 3
+    for hour in range(4):
+        make_item(title=f"June 19 #{hour}", published_at=at(6, 19, 8 + hour))
+    make_item(title="June 18", published_at=at(6, 18))
+
+    first = client.get("/").text
+    second = client.get(older_link(first)).text
+
+    assert day_headings(first) == ["6月19日"]
+    assert "本日更多内容见下一页。" in first
+    assert day_headings(second) == ["6月19日 （续）", "6月18日"]
+    assert titles(second) == ["June 19 #0", "June 18"]
+    assert older_link(second) is None
+
+
+def test_the_next_page_is_stable_when_new_items_arrive(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 2
+    for n in range(4):
+        make_item(title=f"Old {n}", published_at=at(6, 19, 8 - n))
+    link = older_link(client.get("/").text)
+
+    make_item(title="Brand new", published_at=at(6, 19, 11))
+
+    assert titles(client.get(link).text) == ["Old 2", "Old 3"]
+
+
+def test_the_next_link_is_a_cursor_and_the_head_says_rel_next(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 1
+    make_item(title="Newer", published_at=at(6, 19, 9))
+    older = make_item(title="Older", published_at=at(6, 19, 8))
+    newer = Item.objects.get(title="Newer")
+
+    html = client.get("/").text
+
+    token = Cursor.after(newer).token()
+    assert token == f"20260619T010000000000Z-{newer.pk}"
+    assert older_link(html) == f"/?before={token}"
+    assert f'<link rel="next" href="/?before={token}">' in html
+    assert titles(client.get(older_link(html)).text) == [older.title]
+
+
+def test_stream_page_reads_one_page_of_cards(clock, settings, django_assert_num_queries):
     settings.AITOP_STREAM_PAGE_ITEMS = 5
-    for day, count in [(19, 2), (18, 2), (17, 3), (16, 1)]:
-        for hour in range(count):
-            make_item(title=f"June {day} #{hour}", published_at=at(6, day, 8 + hour))
+    for n in range(12):
+        make_item(published_at=at(6, 19, 12) - datetime.timedelta(minutes=n), tags=["量化"])
 
-    html = client.get("/").text
+    # The cards (one more than fits, telling there is an older page) and their tags.
+    with django_assert_num_queries(2):
+        page = stream_page(Item.objects.visible())
 
-    # June 17 would make 7 items: it goes whole to the next page, not cut in two.
-    assert day_headings(html) == ["6月19日", "6月18日"]
-    assert older_link(html) == "/?before=2026-06-18"
-    older = client.get(older_link(html)).text
-    assert day_headings(older) == ["6月17日", "6月16日"]
-    assert older.count('class="item-title"') == 4
-    assert older_link(older) is None
+    assert sum(len(day.items) for day in page.days) == 5
+    assert page.older is not None
 
 
-def test_a_page_holds_at_most_a_few_days(client, clock):
-    for day in range(1, STREAM_MAX_DAYS + 3):
-        make_item(published_at=at(6, day))
+def test_an_old_date_link_still_pages_from_that_day(client, clock):
+    make_item(title="June 19", published_at=at(6, 19))
+    make_item(title="June 17", published_at=at(6, 17))
 
-    html = client.get("/").text
-
-    assert len(day_headings(html)) == STREAM_MAX_DAYS
-    assert older_link(html) == "/?before=2026-06-03"
-    assert day_headings(client.get("/?before=2026-06-03").text) == ["6月2日", "6月1日"]
-
-
-def test_a_day_bigger_than_the_page_is_shown_whole_and_alone(clock, settings):
-    settings.AITOP_STREAM_PAGE_ITEMS = 3
-    for hour in range(5):
-        make_item(published_at=at(6, 19, 8 + hour))
-    make_item(published_at=at(6, 18))
-
-    page = stream_page(Item.objects.visible())
-
-    assert [(day.date.day, len(day.items)) for day in page.days] == [(19, 5)]
-    assert page.older == datetime.date(2026, 6, 19)
-
-
-def test_a_big_last_day_with_nothing_older_offers_no_older_page(clock, settings):
-    settings.AITOP_STREAM_PAGE_ITEMS = 3
-    for hour in range(5):
-        make_item(published_at=at(6, 19, 8 + hour))
-
-    assert stream_page(Item.objects.visible()).older is None
-
-
-def test_a_day_beyond_the_hard_cap_says_it_is_cut(clock, settings):
-    settings.AITOP_STREAM_PAGE_ITEMS = 3
-    Item.objects.bulk_create(
-        [
-            Item(
-                source=make_item().source,
-                title=f"Busy {n}",
-                url=f"https://busy.example/{n}",
-                kind="blog",
-                status="published",
-                published_at=at(6, 19, 8) + datetime.timedelta(seconds=n),
-            )
-            for n in range(DAY_MAX_ITEMS + 1)
-        ]
-    )
-
-    page = stream_page(Item.objects.visible())
-
-    assert len(page.days[0].items) == DAY_MAX_ITEMS
-    assert page.days[0].truncated
+    assert titles(client.get("/?before=2026-06-18").text) == ["June 17"]
 
 
 def test_older_pages_keep_the_filters(client, clock, settings):
-    settings.AITOP_STREAM_PAGE_ITEMS = 2
+    settings.AITOP_STREAM_PAGE_ITEMS = 1
     for day in (19, 18, 17):
         make_item(title=f"paper {day}", kind="paper", tags=["量化"], published_at=at(6, day))
         make_item(title=f"blog {day}", kind="blog", tags=["量化"], published_at=at(6, day, 10))
 
-    html = client.get("/?kind=paper&tag=量化").text
+    pages = walk(client, "/?kind=paper&tag=量化")
 
-    assert older_link(html) == "/?kind=paper&tag=%E9%87%8F%E5%8C%96&before=2026-06-18"
-    older = client.get(older_link(html)).text
-    assert re.findall(r'class="item-title"><a [^>]*>([^<]+)</a>', older) == ["paper 17"]
+    assert pages == [["paper 19"], ["paper 18"], ["paper 17"]]
+    assert older_link(client.get("/?kind=paper&tag=量化").text).startswith(
+        "/?kind=paper&tag=%E9%87%8F%E5%8C%96&before=2026"
+    )
+
+
+def test_a_busy_day_page_is_paged_too(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 2
+    for n in range(5):
+        make_item(title=f"Busy {n}", published_at=at(6, 15, 20 - n))
+    make_item(title="Another day", published_at=at(6, 14))
+
+    pages = walk(client, "/days/2026-06-15/")
+
+    assert pages == [["Busy 0", "Busy 1"], ["Busy 2", "Busy 3"], ["Busy 4"]]
+
+
+def test_search_results_and_tag_streams_are_paged(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 2
+    for n in range(3):
+        make_item(title=f"Lumen {n}", tags=["量化"], published_at=at(6, 19, 10 - n))
+
+    assert walk(client, "/?q=Lumen") == [["Lumen 0", "Lumen 1"], ["Lumen 2"]]
+    assert walk(client, "/?tag=量化") == [["Lumen 0", "Lumen 1"], ["Lumen 2"]]
 
 
 def test_the_first_page_of_an_older_page_links_back_to_the_latest(client, clock):
@@ -132,8 +176,8 @@ def test_a_day_permalink_shows_that_day_only_with_its_neighbours(client, clock):
         "On the day, early",
     ]
     assert "<h1>6月15日</h1>" in html
-    assert '<a href="/days/2026-06-18/" rel="prev">← 6月18日</a>' in html
-    assert '<a class="pager-older" href="/days/2026-06-12/" rel="next">6月12日 →</a>' in html
+    assert '<a href="/days/2026-06-18/">← 6月18日</a>' in html
+    assert '<a class="pager-older-day" href="/days/2026-06-12/">6月12日 →</a>' in html
 
 
 def test_a_day_permalink_keeps_the_filters(client, clock):
@@ -161,7 +205,10 @@ def test_an_impossible_day_is_not_found(client, day):
     assert client.get(f"/days/{day}/").status_code == 404
 
 
-@pytest.mark.parametrize("before", ["yesterday", "2026-02-30", "20260619", "0001-01-01"])
+@pytest.mark.parametrize(
+    "before",
+    ["yesterday", "2026-02-30", "20260619", "0001-01-01", "20260619T010000Z-1", "2026T-x"],
+)
 def test_a_malformed_before_is_a_400_naming_it(client, before):
     response = client.get("/", {"before": before})
 
