@@ -7,7 +7,6 @@ from html import unescape
 
 import pytest
 
-from feed.sitemaps import ItemSitemap
 from tests.factories import make_item, make_source
 
 pytestmark = pytest.mark.django_db
@@ -109,47 +108,67 @@ def test_the_sitemap_lists_the_pages_and_visible_items_only(client, clock):
 
     assert sitemap_locations(client, "/sitemap.xml") == [
         "http://testserver/sitemap-pages.xml",
-        "http://testserver/sitemap-items.xml",
+        "http://testserver/sitemap-items-2026-06.xml",
     ]
     assert sitemap_locations(client, "/sitemap-pages.xml") == [
         "http://testserver/",
         "http://testserver/tags/",
         "http://testserver/sources/",
     ]
-    assert sitemap_locations(client, "/sitemap-items.xml") == [
+    assert sitemap_locations(client, "/sitemap-items-2026-06.xml") == [
         f"http://testserver{visible.get_absolute_url()}"
     ]
 
 
-def test_a_big_sitemap_is_split_into_pages(client, clock):
-    items = [make_item(published_at=clock.now - datetime.timedelta(minutes=n)) for n in range(3)]
-    ItemSitemap.limit = 2
-    try:
-        index = sitemap_locations(client, "/sitemap.xml")
-        second = sitemap_locations(client, "/sitemap-items.xml?p=2")
-    finally:
-        ItemSitemap.limit = 1000
+def test_the_sitemap_has_a_section_per_month_each_holding_that_month(client, clock):
+    june = make_item(title="June", published_at=clock.now - datetime.timedelta(days=1))
+    april = make_item(title="April", published_at=clock.now - datetime.timedelta(days=60))
 
-    assert index[1:] == [
-        "http://testserver/sitemap-items.xml",
-        "http://testserver/sitemap-items.xml?p=2",
+    assert sitemap_locations(client, "/sitemap.xml")[1:] == [
+        "http://testserver/sitemap-items-2026-06.xml",
+        "http://testserver/sitemap-items-2026-05.xml",
+        "http://testserver/sitemap-items-2026-04.xml",
     ]
-    assert second == [f"http://testserver{items[2].get_absolute_url()}"]
-    assert client.get("/sitemap-items.xml?p=9").status_code == 404
+    assert sitemap_locations(client, "/sitemap-items-2026-04.xml") == [
+        f"http://testserver{april.get_absolute_url()}"
+    ]
+    assert sitemap_locations(client, "/sitemap-items-2026-05.xml") == []
+    assert sitemap_locations(client, "/sitemap-items-2026-06.xml") == [
+        f"http://testserver{june.get_absolute_url()}"
+    ]
+    assert client.get("/sitemap-items-2026-13.xml").status_code == 404
     assert client.get("/sitemap-nothing.xml").status_code == 404
 
 
-def test_facets_are_remembered_until_the_desk_changes(client, clock, django_assert_num_queries):
+def test_every_sitemap_url_names_its_english_alternate(client, clock):
+    item = make_item(title="Visible story")
+
+    xml = client.get("/sitemap-items-2026-06.xml").text
+
+    assert (
+        f'<xhtml:link rel="alternate" hreflang="en" href="http://testserver/en{item.get_absolute_url()}"/>'
+        in xml
+    )
+
+
+def test_facets_follow_the_desk_at_once(client, clock):
     make_item(tags=["量化"])
     client.get("/")
 
-    # Validators, publish times, cards, tags: the facets come from the cache.
-    with django_assert_num_queries(4):
-        client.get("/")
-
     clock.move(datetime.timedelta(minutes=1))
     make_item(tags=["推理"])
+
     assert ("推理", 1, "/?tag=%E6%8E%A8%E7%90%86") in facets(client.get("/").text)
+
+
+def test_facets_and_indexes_count_only_the_newest_window(client, clock, settings):
+    settings.AITOP_FACET_WINDOW = 2
+    make_item(tags=["旧"], published_at=clock.now - datetime.timedelta(days=3))
+    make_item(tags=["新"], published_at=clock.now - datetime.timedelta(hours=2))
+    make_item(tags=["新"], published_at=clock.now - datetime.timedelta(hours=1))
+
+    assert facets(client.get("/").text) == [("新", 2, "/?tag=%E6%96%B0")]
+    assert "旧" not in client.get("/tags/").text
 
 
 def test_robots_txt_points_at_the_sitemap_and_keeps_crawlers_off_the_counter(client):
