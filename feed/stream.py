@@ -145,3 +145,8 @@ def on_day(queryset: ItemQuerySet, *, day: datetime.date) -> ItemQuerySet:
     """The items of `queryset` published on `day` in the site's time zone."""
     start, end = day_start(day), day_start(day + datetime.timedelta(days=1))
     return queryset.filter(published_at__gte=start, published_at__lt=end)
+
+
+def recent_item_ids(*, window: int | None = None):
+    """The ids of the newest `window` items of any status (default AITOP_FACET_WINDOW), by primary key."""
+    return Item.objects.order_by("-pk").values("pk")[: window or settings.AITOP_FACET_WINDOW]

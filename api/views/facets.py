@@ -1,5 +1,6 @@
 """Tags and days of the filtered stream, with their counts; only published items are counted."""
 
+from django.conf import settings
 from django.db.models import Count
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -28,7 +29,8 @@ class TagViewSet(CheckedParametersMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Tags with counts",
-        description="The tags that published items under the given filters carry, most used "
+        description="The tags that the newest published items (AITOP_FACET_WINDOW, default 2000) "
+        "under the given filters carry, most used "
         "first, with how many items carry each: the facet beside the stream.",
         parameters=[
             *FILTERS,
@@ -49,7 +51,9 @@ class TagViewSet(CheckedParametersMixin, viewsets.GenericViewSet):
     )
     def list(self, request):
         limit = _limit(request.query_params.get("limit", ""))
-        tags = items_filtered(request, Item.objects.visible()).tag_counts()[:limit]
+        tags = items_filtered(request, Item.objects.visible()).tag_counts(
+            window=settings.AITOP_FACET_WINDOW
+        )[:limit]
         return Response(TagCountSerializer(tags, many=True).data)
 
 

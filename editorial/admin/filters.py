@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from taggit.models import Tag
 
 from feed.models import Item
+from feed.stream import recent_item_ids
 
 DRAFT = Item.Status.DRAFT.value
 SCHEDULED = "scheduled"
@@ -60,8 +61,9 @@ class TagFilter(admin.SimpleListFilter):
     def lookups(self, request, model_admin):
         chosen = self.value()
         tags = list(
-            Tag.objects.annotate(uses=Count("feed_taggeditem_items"))
-            .filter(uses__gt=0)
+            # Counted over the newest items only (by id, the primary key): bounded at any size.
+            Tag.objects.filter(feed_taggeditem_items__content_object__in=recent_item_ids())
+            .annotate(uses=Count("feed_taggeditem_items"))
             .order_by("-uses", "name")
             .values_list("slug", "name")[: self.shown]
         )

@@ -97,6 +97,8 @@ class ItemAdmin(admin.ModelAdmin):
     search_fields = ["title", "summary", "url", "authors"]
     list_select_related = ["source"]
     list_per_page = 50
+    # "N of M" would COUNT every item on each page of the queue.
+    show_full_result_count = False
     ordering = ["-created_at", "-id"]
     save_as = True
     actions = ["publish", "feature", "unfeature", "reject", "restore"]
