@@ -235,8 +235,7 @@ AITOP_CARD_CACHE_SECONDS = env_int("AITOP_CARD_CACHE_SECONDS", 24 * 3600)
 AITOP_GENERATION_STORE = env_str("AITOP_GENERATION_STORE", "auto")
 if AITOP_GENERATION_STORE not in ("auto", "cache", "database"):
     raise ImproperlyConfigured(
-        "AITOP_GENERATION_STORE must be auto, cache or database, "
-        f"not {AITOP_GENERATION_STORE!r}."
+        f"AITOP_GENERATION_STORE must be auto, cache or database, not {AITOP_GENERATION_STORE!r}."
     )
 AITOP_GENERATION_CACHE_SECONDS = env_int("AITOP_GENERATION_CACHE_SECONDS", 60)
 # A request that finds another rendering the same page waits this long for it, then renders.

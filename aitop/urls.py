@@ -1,4 +1,4 @@
-"""AITOP's URLs: the public site at the root (and /en/), the admin under /admin/, the API under /api/."""
+"""AITOP's URLs: the public site at / (and /en/), the admin under /admin/, the API under /api/."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin

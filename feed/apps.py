@@ -24,5 +24,7 @@ class FeedConfig(AppConfig):
             )
         for model in (Source, Tag):
             post_save.connect(
-                freshness.row_renamed, sender=model, dispatch_uid=f"generation-save-{model.__name__}"
+                freshness.row_renamed,
+                sender=model,
+                dispatch_uid=f"generation-save-{model.__name__}",
             )

@@ -43,7 +43,7 @@ def _iri_quote(value: str) -> str:
 
 
 def _iri(base: str, query: StreamQuery) -> str:
-    """`base?…` with non-ASCII letters left as they are (an IRI): 3 bytes a Chinese character, not 9."""
+    """`base?…` with non-ASCII letters kept as they are (an IRI): 3 bytes a Chinese letter, not 9."""
     pairs = query.params()
     if not pairs:
         return base
@@ -116,7 +116,9 @@ def cards_render(items: Sequence[Item], *, query: StreamQuery, base: str) -> lis
     for item, key in zip(items, keys, strict=True):
         html = found.get(key)
         if html is None:
-            html = render_to_string(CARD_TEMPLATE, {"item": item, **card_chips(item, query=query, base=base)})
+            html = render_to_string(
+                CARD_TEMPLATE, {"item": item, **card_chips(item, query=query, base=base)}
+            )
             fresh[key] = html
         cards.append(mark_safe(html))  # noqa: S308 - rendered by our own autoescaping template
     if fresh:

@@ -1,4 +1,4 @@
-"""Public pages served from a whole-page cache, with validators, both keyed by the publish generation.
+"""Public pages from a whole-page cache, with validators, both keyed by the publish generation.
 
 A public page is a function of the URL (path and query), the language, the
 host, today's date and what readers can see. The last of these is the publish
@@ -88,8 +88,9 @@ def page_key(request) -> str:
 
 
 def validators(key: str, state: Freshness) -> tuple[str, int]:
-    """A weak ETag (gzipped and plain bodies are the same page) and Last-Modified, both moving forward."""
-    etag = 'W/"%s"' % hashlib.sha256(f"{key}\n{state.value}".encode()).hexdigest()[:32]
+    """A weak ETag (gzipped or not, the same page) and Last-Modified, both only moving forward."""
+    digest = hashlib.sha256(f"{key}\n{state.value}".encode()).hexdigest()[:32]
+    etag = f'W/"{digest}"'
     # At midnight the headings change although nothing was published.
     midnight = datetime.datetime.combine(
         timezone.localdate(), datetime.time.min, tzinfo=timezone.get_current_timezone()

@@ -48,7 +48,7 @@ def generation_in_cache() -> bool:
 
 
 def generation_current(*, now: datetime.datetime | None = None) -> Freshness:
-    """The current generation: one cache read or one indexed query (more only once a schedule passes)."""
+    """The current generation: one cache read or one indexed query (more once a schedule passes)."""
     now = now or timezone.now()
     state = cache.get(GENERATION_KEY) if generation_in_cache() else None
     if state is None:

@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpResponseRedirect
-from django.utils.deprecation import MiddlewareMixin
 from django.urls import Resolver404, resolve, translate_url
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.deprecation import MiddlewareMixin
 
 PUBLIC_NAMESPACE = "feed"
 # Public, but one for every language (they list both).
@@ -57,11 +57,7 @@ class PathLocaleMiddleware(MiddlewareMixin):
             request.LANGUAGE_CODE = translation.get_language()
             return None
         request.LANGUAGE_CODE = translation.get_language()
-        if (
-            from_path is None
-            and request.method in ("GET", "HEAD")
-            and not _from_this_site(request)
-        ):
+        if from_path is None and request.method in ("GET", "HEAD") and not _from_this_site(request):
             if (code := _cookie_language(request)) is not None:
                 target = translate_url(request.get_full_path(), code)
                 if target != request.get_full_path():

@@ -1,4 +1,4 @@
-"""The sitemap: an index at /sitemap.xml of the public pages and of the visible items, month by month.
+"""The sitemap: an index at /sitemap.xml of the public pages and the visible items, by month.
 
 Each items section is one month of publish times: a range of the stream
 index, read in the index's order, never a COUNT or an OFFSET. The index
@@ -47,7 +47,9 @@ def _entry(request, *, path_for, lastmod=None, changefreq: str = "") -> dict:
     alternates = []
     for code in ("zh-hans", "en"):
         with translation.override(code):
-            alternates.append({"lang_code": code, "location": request.build_absolute_uri(path_for())})
+            alternates.append(
+                {"lang_code": code, "location": request.build_absolute_uri(path_for())}
+            )
     return {
         "location": alternates[0]["location"],
         "lastmod": lastmod,

@@ -148,5 +148,5 @@ def on_day(queryset: ItemQuerySet, *, day: datetime.date) -> ItemQuerySet:
 
 
 def recent_item_ids(*, window: int | None = None):
-    """The ids of the newest `window` items of any status (default AITOP_FACET_WINDOW), by primary key."""
+    """The ids of the newest `window` items of any status (default AITOP_FACET_WINDOW), by id."""
     return Item.objects.order_by("-pk").values("pk")[: window or settings.AITOP_FACET_WINDOW]

@@ -40,7 +40,7 @@ def _empty_cache():
 
 @pytest.fixture(autouse=True)
 def _generation_bumps_land_before_the_next_read(request, monkeypatch):
-    """In a test's own transaction nothing commits: apply a bump when a page next reads the generation.
+    """Nothing commits in a test's own transaction: apply a bump when a page next reads it.
 
     That is what a reader sees in production (the writer's commit returns
     before their next request). Tests with real commits (transactional_db,

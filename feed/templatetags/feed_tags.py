@@ -59,5 +59,5 @@ def language_links(request) -> list[LanguageLink]:
 
 @register.filter
 def iri(url: str) -> str:
-    """A URL with its percent-encoded UTF-8 shown as characters: a third of the bytes in the HTML."""
+    """A URL with its percent-encoded UTF-8 shown as characters: a third of the bytes."""
     return uri_to_iri(url)

@@ -1,4 +1,4 @@
-"""Indexes of what the stream can be filtered by: the tags and sources of the newest items, with counts.
+"""Indexes of what the stream can be filtered by: the newest items' tags and sources, counted.
 
 Counted over the newest AITOP_FACET_WINDOW visible items, so each index costs
 the same whatever the size of the site (docs/caching.md says why).
@@ -24,7 +24,9 @@ def tag_index(request):
     """The tags of the newest visible items, most used first, each linking to its stream."""
     tags = [
         {"tag": tag, "url": stream_url(NO_FILTERS.with_tag(tag.slug))}
-        for tag in Item.objects.visible().tag_counts(window=settings.AITOP_FACET_WINDOW)[:INDEX_LIMIT]
+        for tag in Item.objects.visible().tag_counts(window=settings.AITOP_FACET_WINDOW)[
+            :INDEX_LIMIT
+        ]
     ]
     return render(
         request, "feed/tag_index.html", {"tags": tags, "window": settings.AITOP_FACET_WINDOW}
@@ -37,7 +39,9 @@ def source_index(request):
     """The sources of the newest visible items, kind and count, each linking to its stream."""
     sources = [
         {"source": source, "url": stream_url(NO_FILTERS.replace(source=source.slug))}
-        for source in Item.objects.visible().source_counts(window=settings.AITOP_FACET_WINDOW)[:INDEX_LIMIT]
+        for source in Item.objects.visible().source_counts(window=settings.AITOP_FACET_WINDOW)[
+            :INDEX_LIMIT
+        ]
     ]
     return render(
         request,

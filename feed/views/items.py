@@ -24,7 +24,7 @@ def item_detail(request, pk: int, slug: str):
 
 @public_page
 def item_short(request, pk: int):
-    """`/items/<id>/`: the item's canonical address (its title in the URL), if readers may see it."""
+    """`/items/<id>/`: on to the canonical address (with the title), if readers may see the item."""
     item = get_object_or_404(Item.objects.visible().only("id", "title"), pk=pk)
     return redirect(item, permanent=True)
 

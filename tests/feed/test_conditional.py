@@ -1,4 +1,4 @@
-"""Validators from the publish generation: ETag and Last-Modified move on every change, 304s are cheap."""
+"""Validators from the publish generation: ETag and Last-Modified move on any change; cheap 304s."""
 
 import datetime
 
@@ -48,7 +48,9 @@ def test_pages_and_feeds_send_validators_and_may_be_held_by_a_shared_cache(clien
 
     assert response.status_code == 200
     assert response["ETag"].startswith('W/"') and len(response["ETag"]) == 36
-    assert response["Last-Modified"] == http_date(freshness.generation_current().changed_at.timestamp())
+    assert response["Last-Modified"] == http_date(
+        freshness.generation_current().changed_at.timestamp()
+    )
     assert response["Cache-Control"] == "public, max-age=60"
     assert response["Vary"] == "Accept-Encoding"
     assert not response.cookies
@@ -139,7 +141,9 @@ def test_a_scheduled_item_coming_due_moves_the_validators_without_any_write(clie
     assert response.status_code == 200
     assert "Due at one" in response.text
     # The page changed when the item came due, not when someone next asked.
-    assert response["Last-Modified"] == http_date((clock.now - datetime.timedelta(hours=1)).timestamp())
+    assert response["Last-Modified"] == http_date(
+        (clock.now - datetime.timedelta(hours=1)).timestamp()
+    )
 
 
 def test_the_etag_differs_by_language_and_by_filter(client, story):

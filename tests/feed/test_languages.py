@@ -65,8 +65,7 @@ def test_english_lives_under_en(client, story):
 def language_links(html: str) -> dict[str, str]:
     nav = re.search(r'<nav class="language-switch"[^>]*>(.*?)</nav>', html, re.S).group(1)
     return {
-        code: unescape(href)
-        for href, code in re.findall(r'<a href="([^"]+)" lang="([^"]+)"', nav)
+        code: unescape(href) for href, code in re.findall(r'<a href="([^"]+)" lang="([^"]+)"', nav)
     }
 
 

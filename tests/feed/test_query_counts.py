@@ -1,4 +1,4 @@
-"""Every public page runs a fixed number of SQL queries, whether it shows 5 items or 60; a cached one none."""
+"""Every public page runs a fixed number of SQL queries for 5 items or 60; a cached one none."""
 
 import datetime
 import re
@@ -89,9 +89,7 @@ def test_the_stream_shows_at_most_a_page_of_cards(client, stream_of, settings):
     )
 
 
-def test_the_item_page_runs_a_fixed_number_of_queries(
-    client, stream_of, django_assert_num_queries
-):
+def test_the_item_page_runs_a_fixed_number_of_queries(client, stream_of, django_assert_num_queries):
     item = Item.objects.visible().first()
 
     with django_assert_num_queries(QUERIES["item"]):
