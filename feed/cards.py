@@ -43,7 +43,7 @@ def _iri_quote(value: str) -> str:
 
 
 def _iri(base: str, query: StreamQuery) -> str:
-    """`base?…` with non-ASCII letters kept as they are (an IRI): 3 bytes a Chinese letter, not 9."""
+    """`base?…` with non-ASCII letters kept as they are (an IRI): 3 bytes a letter, not 9."""
     pairs = query.params()
     if not pairs:
         return base

@@ -57,15 +57,19 @@ class PathLocaleMiddleware(MiddlewareMixin):
             request.LANGUAGE_CODE = translation.get_language()
             return None
         request.LANGUAGE_CODE = translation.get_language()
-        if from_path is None and request.method in ("GET", "HEAD") and not _from_this_site(request):
-            if (code := _cookie_language(request)) is not None:
-                target = translate_url(request.get_full_path(), code)
-                if target != request.get_full_path():
-                    redirect = HttpResponseRedirect(target)
-                    # Only this reader goes there: no shared cache may keep it.
-                    patch_vary_headers(redirect, ("Cookie",))
-                    patch_cache_control(redirect, private=True)
-                    return redirect
+        if (
+            from_path is None
+            and request.method in ("GET", "HEAD")
+            and not _from_this_site(request)
+            and (code := _cookie_language(request)) is not None
+        ):
+            target = translate_url(request.get_full_path(), code)
+            if target != request.get_full_path():
+                redirect = HttpResponseRedirect(target)
+                # Only this reader goes there: no shared cache may keep it.
+                patch_vary_headers(redirect, ("Cookie",))
+                patch_cache_control(redirect, private=True)
+                return redirect
         return None
 
     def process_response(self, request, response):
