@@ -251,7 +251,7 @@ class ItemQuerySet(models.QuerySet):
         return self.newest_first().values("pk")[:window]
 
     def tag_counts(self, *, window: int | None = None) -> models.QuerySet:
-        """The tags these items (or the newest `window`) carry, with `item_count`, most used first."""
+        """Tags of these items (or the newest `window`), with `item_count`, most used first."""
         return (
             Tag.objects.filter(feed_taggeditem_items__content_object__in=self._window(window))
             .annotate(item_count=models.Count("feed_taggeditem_items"))
