@@ -135,8 +135,8 @@ def test_a_reader_filters_switches_language_opens_an_item_and_its_original(
     )
 
     # English and back, keeping the filter.
-    page.get_by_role("button", name="English").click()
-    page.wait_for_url("**/?kind=paper")
+    page.get_by_role("link", name="English").click()
+    page.wait_for_url("**/en/?kind=paper")
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("h1").inner_text() == "All AI updates"
     assert (
@@ -145,8 +145,8 @@ def test_a_reader_filters_switches_language_opens_an_item_and_its_original(
     )
     assert titles(page) == [desk["ring"].title]
     page.screenshot(path=artifacts / "stream-english-1280.png", full_page=False)
-    page.get_by_role("button", name="简体中文").click()
-    page.wait_for_url("**/?kind=paper")
+    page.get_by_role("link", name="简体中文").click()
+    page.wait_for_url(live_server.url + "/?kind=paper")
     assert page.locator("html").get_attribute("lang") == "zh-hans"
     assert page.locator("h1").inner_text() == "全部 AI 动态"
 
@@ -183,6 +183,39 @@ def test_the_stream_fits_a_phone_screen(live_server, chromium, artifacts, desk):
         context.close()
 
 
+def test_on_a_phone_the_filters_come_first_folded_and_open_without_script(
+    live_server, chromium, desk
+):
+    context = chromium.new_context(
+        viewport={"width": 375, "height": 812}, locale="zh-CN", java_script_enabled=False
+    )
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/")
+        fold = page.locator("details.filters-fold")
+        summary = fold.locator("summary")
+        first_card = page.locator("article.item").first
+
+        assert summary.is_visible() and summary.inner_text() == "筛选"
+        assert not page.get_by_role("navigation", name="类型").is_visible()
+        assert summary.bounding_box()["y"] < first_card.bounding_box()["y"]
+        summary.click()
+        assert page.get_by_role("navigation", name="类型").is_visible()
+        # With a filter on, the fold opens by itself and names how many.
+        page.goto(live_server.url + "/?tag=分布式训练")
+        assert fold.get_attribute("open") is not None
+        assert summary.inner_text() == "筛选 (1)"
+    finally:
+        context.close()
+
+
+def test_on_a_wide_screen_the_filters_are_simply_shown(live_server, page, desk):
+    page.goto(live_server.url + "/")
+
+    assert not page.locator("details.filters-fold summary").is_visible()
+    assert page.get_by_role("navigation", name="类型").is_visible()
+
+
 def test_the_site_works_with_javascript_off(live_server, chromium, desk):
     context = chromium.new_context(java_script_enabled=False, locale="zh-CN")
     page = context.new_page()
@@ -194,8 +227,8 @@ def test_the_site_works_with_javascript_off(live_server, chromium, desk):
         assert "kind=paper" in page.url
         assert titles(page) == [desk["ring"].title]
 
-        page.get_by_role("button", name="English").click()
-        page.wait_for_url(re.compile(r"q=%E5%B8%A6%E5%AE%BD"))
+        page.get_by_role("link", name="English").click()
+        page.wait_for_url(re.compile(r"/en/\?.*q=%E5%B8%A6%E5%AE%BD"))
         assert page.locator("html").get_attribute("lang") == "en"
         assert page.locator(".chip").inner_text().startswith("Search:带宽")
 
@@ -261,7 +294,7 @@ STREAM_TEXT = [
     ".toggle",
     ".facet-count",
     ".language-current",
-    ".language-switch button",
+    ".language-switch a",
     ".site-footer",
     ".item-original",
     ".search input",
