@@ -242,7 +242,7 @@ AITOP_GENERATION_CACHE_SECONDS = env_int("AITOP_GENERATION_CACHE_SECONDS", 60)
 AITOP_RENDER_WAIT_SECONDS = env_float("AITOP_RENDER_WAIT_SECONDS", 2.0)
 # Tag and source counts (the aside, /tags/, /sources/, the API's tags) cover
 # at most this many of the newest matching items, so they cost the same at any size.
-AITOP_FACET_WINDOW = env_int("AITOP_FACET_WINDOW", 2000)
+AITOP_FACET_WINDOW = env_int("AITOP_FACET_WINDOW", 500)
 # Our few overrides of Django's date formats (see aitop/formats/).
 FORMAT_MODULE_PATH = ["aitop.formats"]
 

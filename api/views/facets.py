@@ -29,7 +29,7 @@ class TagViewSet(CheckedParametersMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Tags with counts",
-        description="The tags that the newest published items (AITOP_FACET_WINDOW, default 2000) "
+        description="The tags that the newest published items (AITOP_FACET_WINDOW, default 500) "
         "under the given filters carry, most used "
         "first, with how many items carry each: the facet beside the stream.",
         parameters=[

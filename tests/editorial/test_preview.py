@@ -39,7 +39,8 @@ def test_the_stream_preview_shows_the_draft_among_the_day_with_a_banner(client, 
     assert f'<a href="/editorial/preview/{draft.pk}/item/">Lumen-4 未发布稿</a>' in html
     assert "A summary nobody outside has read." in html
     assert "Published this morning" in html
-    assert '<li class="tag tag--category"><a href="/?category=model">AI models</a></li>' in html
+    # Previewed in English, the card's links lead to the English site.
+    assert '<li class="tag tag--category"><a href="/en/?category=model">AI models</a></li>' in html
     assert html.index("Lumen-4 未发布稿</a>") < html.index("Published this morning")
 
 
