@@ -77,6 +77,7 @@ class DayCards:
 
     date: datetime.date
     cards: list
+    items: list
     continued: bool = False
     continues: bool = False
 
@@ -177,6 +178,7 @@ def stream_context(
             DayCards(
                 date=day.date,
                 cards=[next(cards) for _ in day.items],
+                items=day.items,
                 continued=day.continued,
                 continues=day.continues,
             )

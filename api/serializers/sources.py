@@ -1,7 +1,9 @@
 """How sources look in the API."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_unicode_slug
+from django.utils import translation
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
@@ -63,4 +65,6 @@ class SourceSerializer(serializers.ModelSerializer):
         extra_kwargs = {"weight": {"min_value": 0, "max_value": 100}}
 
     def get_page_url(self, source: Source) -> str:
-        return self.context["request"].build_absolute_uri(source.get_absolute_url())
+        # The site's default language (unprefixed), whatever the caller's Accept-Language.
+        with translation.override(settings.LANGUAGE_CODE):
+            return self.context["request"].build_absolute_uri(source.get_absolute_url())
