@@ -4,6 +4,7 @@ Development and production differ only by environment variables; README.md
 lists them. Helpers in aitop.env fail loudly, naming the variable.
 """
 
+import datetime
 import zoneinfo
 from pathlib import Path
 
@@ -66,6 +67,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "api",
     "webhooks",
 ]
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a lockout that axes flagged during the request into our 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "aitop.urls"
@@ -203,6 +207,23 @@ if not STATIC_MANIFEST:
 
 LOGIN_URL = "admin:login"
 
+# Lockout after failed logins (django-axes): the admin login and API tokens
+# (api/lockout.py), counted per user and address, kept in the database so
+# every web process sees them; an admin unlocks under "Axes → Access attempts"
+# (delete the row) or with `manage.py axes_reset_username NAME`.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AITOP_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AITOP_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "api.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "api.lockout.lockout_response"
+# Successful logins are in Django's own records (last_login); keep only failures.
+AXES_DISABLE_ACCESS_LOG = True
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -215,6 +236,8 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
         # httpx logs every request at INFO; the fetch history already has them.
         "httpx": {"level": "WARNING"},
+        # axes logs every login at INFO; lockouts (WARNING) are what matter.
+        "axes": {"level": "WARNING"},
     },
 }
 
