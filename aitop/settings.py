@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from aitop.env import (
@@ -39,14 +40,51 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
+# Where this process runs: "production" (DEBUG off) gets the checks of
+# aitop/checks.py that refuse a set-up which only works in one process; the
+# test suite says "test", `make run` (DEBUG on) is "development".
+AITOP_ENVIRONMENT = env_str("AITOP_ENVIRONMENT", "development" if DEBUG else "production")
+if AITOP_ENVIRONMENT not in {"production", "development", "test"}:
+    raise ImproperlyConfigured(
+        f"AITOP_ENVIRONMENT must be production, development or test, not {AITOP_ENVIRONMENT!r}."
+    )
+
+# HTTPS. Every setting of `manage.py check --deploy` comes from the environment;
+# deploy/production.env.example sets them all.
 # Behind a TLS-terminating proxy (the production layout in README.md).
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# Secure cookies unless DEBUG: a production site that forgets the variable
+# still never sends a session over plain HTTP.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (Django's own middleware): scripts and styles only
+# from our origin or carrying the request's nonce ({{ csp_nonce }}), never
+# inline. Images may come from feeds' HTTPS hosts (item bodies show them).
+# The API docs loosen styles only (api/views/base.py): their bundles inject them.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:", "https:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# Browser features no page of ours uses, switched off for every page.
+AITOP_PERMISSIONS_POLICY = (
+    "accelerometer=(), browsing-topics=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "taggit",
     "django_tasks_db",
+    "aitop",
     "feed",
     "editorial",
     "rest_framework",
@@ -74,6 +113,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "aitop.middleware.PermissionsPolicyMiddleware",
+    "aitop.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,6 +143,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -129,7 +172,14 @@ def _database(url: str) -> dict:
             config.setdefault("OPTIONS", {})["pool"] = {
                 "min_size": env_int("DATABASE_POOL_MIN", 1),
                 "max_size": env_int("DATABASE_POOL_MAX", 10),
+                # Seconds a request waits for a connection (psycopg's default is
+                # 30): when the database is down, readers get the 503 page fast.
+                "timeout": env_float("DATABASE_POOL_TIMEOUT", 5.0),
             }
+        # Seconds to reach the server at all, pool or not.
+        config.setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+            "DATABASE_CONNECT_TIMEOUT", 5
+        )
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."
