@@ -1,4 +1,4 @@
-"""Site-wide response middleware: the Permissions-Policy header, and a 503 when the database is down."""
+"""Site-wide middleware: the Permissions-Policy header; a 503 when the database is down."""
 
 import logging
 

@@ -177,9 +177,7 @@ def _database(url: str) -> dict:
                 "timeout": env_float("DATABASE_POOL_TIMEOUT", 5.0),
             }
         # Seconds to reach the server at all, pool or not.
-        config.setdefault("OPTIONS", {})["connect_timeout"] = env_int(
-            "DATABASE_CONNECT_TIMEOUT", 5
-        )
+        config.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."

@@ -1,4 +1,4 @@
-"""Production settings: deploy checks pass with the example, our checks refuse one-process set-ups."""
+"""Production settings: check --deploy passes with the example; one-process set-ups refused."""
 
 import os
 import subprocess
@@ -14,7 +14,7 @@ EXAMPLE = PROJECT / "deploy" / "production.env.example"
 
 def example_env(**overrides: str) -> dict[str, str]:
     """The example file's variables, as a shell would load them, and nothing else of ours."""
-    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp")}
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", str(PROJECT))}
     for line in EXAMPLE.read_text().splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
@@ -73,9 +73,7 @@ def test_production_with_a_per_process_cache_is_refused(cache_url):
     assert "per-process cache" in result.stderr
 
 
-@pytest.mark.parametrize(
-    "variable", ["AITOP_FETCH_ALLOW_HOSTS", "AITOP_WEBHOOK_ALLOW_HOSTS"]
-)
+@pytest.mark.parametrize("variable", ["AITOP_FETCH_ALLOW_HOSTS", "AITOP_WEBHOOK_ALLOW_HOSTS"])
 def test_production_with_an_allow_list_that_opens_private_networks_is_refused(variable):
     result = manage("check", env=example_env(**{variable: "10.0.0.0/8,127.0.0.1"}))
 
@@ -122,9 +120,7 @@ def test_every_security_setting_comes_from_the_environment():
     )
     result = python(code, example_env())
 
-    assert result.stdout.strip() == (
-        "31536000 True True True ('HTTP_X_FORWARDED_PROTO', 'https')"
-    )
+    assert result.stdout.strip() == ("31536000 True True True ('HTTP_X_FORWARDED_PROTO', 'https')")
 
 
 def test_a_database_outage_answers_a_503_within_seconds():
@@ -154,3 +150,17 @@ def test_a_database_outage_answers_a_503_within_seconds():
     assert int(seconds) <= 4
     assert api == "503 unavailable"
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/feed.xml", "/api/v1/items/", "/admin/login/"])
+def test_every_answer_carries_a_nonce_policy_and_a_permissions_policy(client, path):
+    response = client.get(path)
+
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src 'self';" in policy or "script-src 'self' 'nonce-" in policy
+    assert "unsafe-inline" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert response["Permissions-Policy"].startswith("accelerometer=(), browsing-topics=()")
+    assert "camera=()" in response["Permissions-Policy"]
