@@ -329,7 +329,7 @@ REST_FRAMEWORK = {
     ],
     # The browsable API is for logged-in staff; everyone else gets JSON.
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.StaffBrowsableNegotiation",
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_VERSIONING_CLASS": None,
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
