@@ -377,7 +377,11 @@ AITOP_API_MAX_PARAMETER_LENGTH = env_int("AITOP_API_MAX_PARAMETER_LENGTH", 2000)
 AITOP_PUBLIC_URL = env_str("AITOP_PUBLIC_URL", "").rstrip("/")
 
 # Webhooks (webhooks/): signed POSTs to receivers that editors register.
-WEBHOOK_TIMEOUT = env_int("AITOP_WEBHOOK_TIMEOUT", 10)  # seconds for one try
+# Seconds for one try, all of it: connecting, sending, the answer's headers and body.
+WEBHOOK_TIMEOUT = env_float("AITOP_WEBHOOK_TIMEOUT", 10.0)
+# Seconds a worker holds a delivery while trying it; a worker killed mid-try
+# leaves it due again after this (longer than the try itself).
+WEBHOOK_CLAIM_SECONDS = env_float("AITOP_WEBHOOK_CLAIM_SECONDS", 120.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("AITOP_WEBHOOK_MAX_ATTEMPTS", 8)
 # The wait before try n+1 is BASE * 4**(n-1) seconds, at most MAX.
 WEBHOOK_BACKOFF_BASE = env_int("AITOP_WEBHOOK_BACKOFF_BASE", 30)
