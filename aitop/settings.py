@@ -211,6 +211,14 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# A task RUNNING for longer than this is taken for lost (its worker was killed)
+# and requeued by `manage.py desk_sweeper` (aitop/tasklease.py); it must be
+# longer than any task of ours runs (a fetch is bounded by 60 s, a webhook try by 10 s).
+AITOP_TASK_LEASE_SECONDS = env_float("AITOP_TASK_LEASE_SECONDS", 900.0)
+# Claims after which a task that never finishes is failed instead of requeued.
+AITOP_TASK_MAX_CLAIMS = env_int("AITOP_TASK_MAX_CLAIMS", 3)
+# Seconds between two rounds of `manage.py desk_sweeper`.
+AITOP_SWEEP_INTERVAL = env_float("AITOP_SWEEP_INTERVAL", 60.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -164,3 +164,27 @@ def test_every_answer_carries_a_nonce_policy_and_a_permissions_policy(client, pa
     assert "frame-ancestors 'none'" in policy
     assert response["Permissions-Policy"].startswith("accelerometer=(), browsing-topics=()")
     assert "camera=()" in response["Permissions-Policy"]
+
+
+def test_the_procfile_starts_every_process_the_desk_needs_with_real_commands():
+    lines = dict(
+        line.split(": ", 1)
+        for line in (PROJECT / "Procfile").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    commands = {
+        name: command.split("manage.py ", 1)[1].split()[0]
+        for name, command in lines.items()
+        if name != "web" and "manage.py" in command
+    }
+
+    assert set(lines) == {"release", "web", "worker", "scheduler", "sweeper"}
+    assert lines["web"].startswith("gunicorn aitop.wsgi ")
+    assert commands == {
+        "release": "migrate",
+        "worker": "db_worker",
+        "scheduler": "fetch_scheduler",
+        "sweeper": "desk_sweeper",
+    }
+    known = manage("help", "--commands", env=example_env(AITOP_ENVIRONMENT="test")).stdout
+    assert set(commands.values()) <= set(known.split())
