@@ -16,7 +16,9 @@ from pathlib import Path
 
 # The corpus of real-world feed documents, in the repository (tests/data/README.md
 # says where each came from); AITOP_FEED_CORPUS points elsewhere to try another.
-FEEDS = Path(os.environ.get("AITOP_FEED_CORPUS", Path(__file__).resolve().parent / "data" / "feeds"))
+FEEDS = Path(
+    os.environ.get("AITOP_FEED_CORPUS", Path(__file__).resolve().parent / "data" / "feeds")
+)
 
 Route = Callable[[http.server.BaseHTTPRequestHandler], None]
 

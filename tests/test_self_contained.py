@@ -9,7 +9,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 
 def _collect(folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(  # noqa: S603 (pytest, on our own tests)
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
         cwd=folder,
         env=env,
