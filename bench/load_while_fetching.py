@@ -82,7 +82,18 @@ def _wrk(url: str, paths: list[str], seconds: int, connections: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(LUA % ", ".join(json.dumps(p) for p in paths))
     out = subprocess.run(  # noqa: S603
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script.name, url],  # noqa: S607
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--timeout",
+            "10s",
+            "--latency",
+            "-s",
+            script.name,
+            url,
+        ],  # noqa: S607
         capture_output=True,
         text=True,
         check=True,
