@@ -230,6 +230,8 @@ def _post(delivery: Delivery, now: datetime.datetime) -> tuple[int | None, str, 
             return None, "", f"no complete answer within {limit:g} s"
         return None, "", f"{type(error).__name__}: {error}"
     answer = bytes(kept[:RESPONSE_KEEP]).decode(response.encoding or "utf-8", errors="replace")
+    # PostgreSQL text cannot hold NUL, which a binary (or compressed) answer has.
+    answer = answer.replace("\x00", "\ufffd")
     if not response.is_success:
         return response.status_code, answer, f"the receiver answered HTTP {response.status_code}"
     return response.status_code, answer, ""

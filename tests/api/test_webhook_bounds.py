@@ -164,5 +164,6 @@ def test_a_compressed_answer_is_never_decompressed_and_identity_is_asked(raw_rec
     tracemalloc.stop()
     assert attempt.succeeded
     assert len(attempt.response_body) <= RESPONSE_KEEP
+    assert "\x00" not in attempt.response_body  # logged as it came, NULs made visible
     assert peak < 5 * 1024 * 1024
     assert b"\r\nAccept-Encoding: identity\r\n" in receiver.requests[0]
