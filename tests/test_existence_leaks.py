@@ -88,6 +88,7 @@ def _normalised(text: str, slug: str) -> str:
     text = re.sub(r'nonce="[^"]+"', "", text)
     text = re.sub(r"csrfmiddlewaretoken\" value=\"[^\"]+\"", "", text)
     text = re.sub(r"0x[0-9a-f]+", "", text)  # an object's repr in the RSS <language> (a bug)
+    text = re.sub(r"\w{3}, \d\d \w{3} \d{4} [\d:]{8} [+-]\d{4}", "TIME", text)  # RSS dates
     return re.sub(r"\d{4}-\d\d-\d\dT[\d:.+-]+", "TIME", text)
 
 

@@ -132,12 +132,13 @@ def flood(conn, stopping):
 
 def test_a_huge_answer_is_read_only_as_far_as_the_log_keeps_it(raw_receiver):
     receiver = raw_receiver(flood)
+    delivery = _delivery(receiver.url)
     tracemalloc.start()
-
-    attempt = delivery_attempt(delivery=_delivery(receiver.url))
-
-    _current, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    try:
+        attempt = delivery_attempt(delivery=delivery)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
     assert attempt.succeeded
     assert attempt.response_body == "y" * RESPONSE_KEEP
     assert peak < 5 * 1024 * 1024
@@ -156,12 +157,13 @@ def gzip_bomb(conn, stopping):
 
 def test_a_compressed_answer_is_never_decompressed_and_identity_is_asked(raw_receiver):
     receiver = raw_receiver(gzip_bomb)
+    delivery = _delivery(receiver.url)
     tracemalloc.start()
-
-    attempt = delivery_attempt(delivery=_delivery(receiver.url))
-
-    _current, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    try:
+        attempt = delivery_attempt(delivery=delivery)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
     assert attempt.succeeded
     assert len(attempt.response_body) <= RESPONSE_KEEP
     assert "\x00" not in attempt.response_body  # logged as it came, NULs made visible
