@@ -46,7 +46,7 @@ bench: bench-site bench-ingest bench-api
 
 # The public pages, DEBUG off as in production.
 bench-site: setup
-	DEBUG=0 SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
+	DEBUG=0 AITOP_ENVIRONMENT=test SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
 		$(BIN)/python manage.py benchmark_site $(BENCH_ARGS)
 
 # Parsing and upserting a 10,000-entry feed; 200 sources fetched by 1 and 2 workers.

@@ -10,6 +10,9 @@ from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aitop.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+# Not "production": the suite runs on one process with a local cache and
+# loopback hosts, which aitop/checks.py refuses in production.
+os.environ.setdefault("AITOP_ENVIRONMENT", "test")
 # Tasks run the moment they are enqueued, inside the test's transaction.
 os.environ.setdefault("TASKS_BACKEND", "immediate")
 # Static files straight from static/, without `collectstatic`.

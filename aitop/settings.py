@@ -4,11 +4,13 @@ Development and production differ only by environment variables; README.md
 lists them. Helpers in aitop.env fail loudly, naming the variable.
 """
 
+import datetime
 import zoneinfo
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from aitop.env import (
@@ -38,14 +40,51 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
+# Where this process runs: "production" (DEBUG off) gets the checks of
+# aitop/checks.py that refuse a set-up which only works in one process; the
+# test suite says "test", `make run` (DEBUG on) is "development".
+AITOP_ENVIRONMENT = env_str("AITOP_ENVIRONMENT", "development" if DEBUG else "production")
+if AITOP_ENVIRONMENT not in {"production", "development", "test"}:
+    raise ImproperlyConfigured(
+        f"AITOP_ENVIRONMENT must be production, development or test, not {AITOP_ENVIRONMENT!r}."
+    )
+
+# HTTPS. Every setting of `manage.py check --deploy` comes from the environment;
+# deploy/production.env.example sets them all.
 # Behind a TLS-terminating proxy (the production layout in README.md).
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# Secure cookies unless DEBUG: a production site that forgets the variable
+# still never sends a session over plain HTTP.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (Django's own middleware): scripts and styles only
+# from our origin or carrying the request's nonce ({{ csp_nonce }}), never
+# inline. Images may come from feeds' HTTPS hosts (item bodies show them).
+# The API docs loosen styles only (api/views/base.py): their bundles inject them.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:", "https:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# Browser features no page of ours uses, switched off for every page.
+AITOP_PERMISSIONS_POLICY = (
+    "accelerometer=(), browsing-topics=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -59,6 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "taggit",
     "django_tasks_db",
+    "aitop",
     "feed",
     "editorial",
     "rest_framework",
@@ -66,12 +106,16 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "api",
     "webhooks",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "aitop.middleware.PermissionsPolicyMiddleware",
+    "aitop.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language comes from the URL (/en/…); old language cookies are redirected there.
@@ -81,6 +125,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a lockout that axes flagged during the request into our 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "aitop.urls"
@@ -98,6 +144,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -126,7 +173,12 @@ def _database(url: str) -> dict:
             config.setdefault("OPTIONS", {})["pool"] = {
                 "min_size": env_int("DATABASE_POOL_MIN", 1),
                 "max_size": env_int("DATABASE_POOL_MAX", 10),
+                # Seconds a request waits for a connection (psycopg's default is
+                # 30): when the database is down, readers get the 503 page fast.
+                "timeout": env_float("DATABASE_POOL_TIMEOUT", 5.0),
             }
+        # Seconds to reach the server at all, pool or not.
+        config.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."
@@ -160,6 +212,14 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# A task RUNNING for longer than this is taken for lost (its worker was killed)
+# and requeued by `manage.py desk_sweeper` (aitop/tasklease.py); it must be
+# longer than any task of ours runs (a fetch is bounded by 60 s, a webhook try by 10 s).
+AITOP_TASK_LEASE_SECONDS = env_float("AITOP_TASK_LEASE_SECONDS", 900.0)
+# Claims after which a task that never finishes is failed instead of requeued.
+AITOP_TASK_MAX_CLAIMS = env_int("AITOP_TASK_MAX_CLAIMS", 3)
+# Seconds between two rounds of `manage.py desk_sweeper`.
+AITOP_SWEEP_INTERVAL = env_float("AITOP_SWEEP_INTERVAL", 60.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -204,6 +264,23 @@ if not STATIC_MANIFEST:
 
 LOGIN_URL = "admin:login"
 
+# Lockout after failed logins (django-axes): the admin login and API tokens
+# (api/lockout.py), counted per user and address, kept in the database so
+# every web process sees them; an admin unlocks under "Axes → Access attempts"
+# (delete the row) or with `manage.py axes_reset_username NAME`.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AITOP_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AITOP_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "api.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "api.lockout.lockout_response"
+# Successful logins are in Django's own records (last_login); keep only failures.
+AXES_DISABLE_ACCESS_LOG = True
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -216,6 +293,8 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
         # httpx logs every request at INFO; the fetch history already has them.
         "httpx": {"level": "WARNING"},
+        # axes logs every login at INFO; lockouts (WARNING) are what matter.
+        "axes": {"level": "WARNING"},
     },
 }
 
@@ -279,7 +358,7 @@ REST_FRAMEWORK = {
     ],
     # The browsable API is for logged-in staff; everyone else gets JSON.
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.StaffBrowsableNegotiation",
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_VERSIONING_CLASS": None,
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
@@ -327,7 +406,11 @@ AITOP_API_MAX_PARAMETER_LENGTH = env_int("AITOP_API_MAX_PARAMETER_LENGTH", 2000)
 AITOP_PUBLIC_URL = env_str("AITOP_PUBLIC_URL", "").rstrip("/")
 
 # Webhooks (webhooks/): signed POSTs to receivers that editors register.
-WEBHOOK_TIMEOUT = env_int("AITOP_WEBHOOK_TIMEOUT", 10)  # seconds for one try
+# Seconds for one try, all of it: connecting, sending, the answer's headers and body.
+WEBHOOK_TIMEOUT = env_float("AITOP_WEBHOOK_TIMEOUT", 10.0)
+# Seconds a worker holds a delivery while trying it; a worker killed mid-try
+# leaves it due again after this (longer than the try itself).
+WEBHOOK_CLAIM_SECONDS = env_float("AITOP_WEBHOOK_CLAIM_SECONDS", 120.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("AITOP_WEBHOOK_MAX_ATTEMPTS", 8)
 # The wait before try n+1 is BASE * 4**(n-1) seconds, at most MAX.
 WEBHOOK_BACKOFF_BASE = env_int("AITOP_WEBHOOK_BACKOFF_BASE", 30)

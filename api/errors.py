@@ -1,4 +1,4 @@
-"""One JSON shape for every refusal the API gives (every 4xx), and the exceptions behind it.
+"""One JSON shape for every error the API gives (every 4xx and 5xx), and the exceptions behind it.
 
     {"status": 409, "code": "duplicate_url", "message": "…", "fields": {}, "existing_id": 7}
 
@@ -6,14 +6,20 @@
 its messages; it is empty when the refusal is about the request as a whole.
 """
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger(__name__)
 
 # DRF's own name for errors that belong to no field.
 NON_FIELD_KEYS = {"non_field_errors", "detail"}
@@ -106,9 +112,44 @@ def exception_handler(exc, context):
         exc = exceptions.PermissionDenied(*(exc.args))
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return server_error_response(exc, context)
     response.data = error_body(exc)
     return response
+
+
+class ServerError(exceptions.APIException):
+    """Anything the API did not expect: a 500 in the `Error` shape, the details in the log."""
+
+    status_code = status.HTTP_500_INTERNAL_SERVER_ERROR
+    default_detail = _("Something went wrong on our side; it has been logged.")
+    default_code = "server_error"
+
+
+class Unavailable(exceptions.APIException):
+    """The database cannot be reached (503); the caller should try again shortly."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = _("The site is briefly unavailable. Please try again in a minute.")
+    default_code = "unavailable"
+
+
+def server_error_response(exc: Exception, context) -> Response:
+    """The 500 (or, with the database down, 503) for an exception no handler knew."""
+    set_rollback()
+    if isinstance(exc, OperationalError):
+        logger.error("database unavailable: %s", exc)
+        error = Unavailable()
+        headers = {"Retry-After": "30"}
+    else:
+        request = context.get("request")
+        logger.error(
+            "API error on %s",
+            getattr(request, "path", "?"),
+            exc_info=(type(exc), exc, exc.__traceback__),
+        )
+        error = ServerError()
+        headers = {}
+    return Response(error_body(error), status=error.status_code, headers=headers)
 
 
 # Exempt: it changes nothing, and a POST with a session cookie must get this

@@ -47,6 +47,7 @@ def _environment() -> dict[str, str]:
     env.update(
         DJANGO_SETTINGS_MODULE="aitop.settings",
         DEBUG="0",
+        AITOP_ENVIRONMENT="test",  # one machine, a local cache: not production
         SECRET_KEY="bench-only-not-a-secret",  # noqa: S106 (a throwaway server)
         ALLOWED_HOSTS="127.0.0.1",
         TASKS_BACKEND="dummy",

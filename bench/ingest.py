@@ -43,6 +43,7 @@ def configure(database_url: str) -> dict:
         "DJANGO_SETTINGS_MODULE": "aitop.settings",
         "SECRET_KEY": "benchmark-only-not-a-secret",
         "DEBUG": "0",
+        "AITOP_ENVIRONMENT": "test",  # loopback feeds, a local cache: not production
         "STATIC_MANIFEST": "0",
         "TASKS_BACKEND": "database",
         "AITOP_FETCH_ALLOW_HOSTS": "127.0.0.1",

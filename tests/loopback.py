@@ -14,9 +14,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-# The shared corpus of real-world feed documents, beside the project's folder.
+# The corpus of real-world feed documents, in the repository (tests/data/README.md
+# says where each came from); AITOP_FEED_CORPUS points elsewhere to try another.
 FEEDS = Path(
-    os.environ.get("AITOP_FEED_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "feeds")
+    os.environ.get("AITOP_FEED_CORPUS", Path(__file__).resolve().parent / "data" / "feeds")
 )
 
 Route = Callable[[http.server.BaseHTTPRequestHandler], None]

@@ -54,7 +54,7 @@ def test_postgres_urls_use_the_psycopg_pool():
     result = load_settings(SECRET_KEY="x", DATABASE_URL="postgres://postgres@127.0.0.1:5432/x")
 
     assert result.returncode == 0
-    assert "'pool': {'min_size': 1, 'max_size': 10}" in result.stdout
+    assert "'pool': {'min_size': 1, 'max_size': 10, 'timeout': 5.0}" in result.stdout
 
 
 def test_an_unknown_time_zone_names_the_variable():

@@ -5,10 +5,13 @@ one try and writes it to the log; `delivery_enqueue` and
 `deliveries_enqueue_due` put deliveries on the task queue when they are due.
 """
 
+import contextlib
 import datetime
 import functools
 import json
 import logging
+import socket
+import threading
 import time
 
 import httpx
@@ -25,10 +28,15 @@ from webhooks.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, si
 
 logger = logging.getLogger(__name__)
 
-# How much of a receiver's answer the log keeps.
+# How much of a receiver's answer the log keeps (bytes): the rest is never read.
 RESPONSE_KEEP = 2000
-# While one worker tries a delivery, no other picks it up for this long.
-CLAIM_SECONDS = 120
+
+
+def claim_seconds() -> float:
+    """While one worker tries a delivery, no other picks it up for this long."""
+    return settings.WEBHOOK_CLAIM_SECONDS
+
+
 USER_AGENT = "AITOP-Webhooks/1.0"
 
 
@@ -128,37 +136,102 @@ def _claim(delivery: Delivery, now: datetime.datetime) -> bool:
         status__in=[Delivery.Status.PENDING, Delivery.Status.RETRYING],
     ).update(
         attempts=F("attempts") + 1,
-        next_attempt_at=now + datetime.timedelta(seconds=CLAIM_SECONDS),
+        next_attempt_at=now + datetime.timedelta(seconds=claim_seconds()),
     )
     delivery.refresh_from_db()
     return bool(claimed)
 
 
+class Deadline:
+    """One wall-clock limit for a whole try: connecting, sending, the headers and the body.
+
+    httpx's timeouts count each read on its own, so a receiver that drips a
+    header line every second never trips them; when this deadline passes, a
+    timer shuts the try's sockets down, which ends any read that is waiting.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.expired = False
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(seconds, self.cut)
+        self.timer.daemon = True
+
+    def trace(self, event: str, info: dict) -> None:
+        """httpcore's trace hook: note each socket the try opens."""
+        if event in {"connection.connect_tcp.complete", "connection.start_tls.complete"}:
+            sock = info["return_value"].get_extra_info("socket")
+            with self.lock:
+                if sock is not None:
+                    self.sockets.append(sock)
+                expired = self.expired
+            if expired:
+                self.cut()
+
+    def cut(self) -> None:
+        with self.lock:
+            self.expired = True
+            sockets = list(self.sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> "Deadline":
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.timer.cancel()
+
+
 def _post(delivery: Delivery, now: datetime.datetime) -> tuple[int | None, str, str]:
-    """POST the body, signed now; the HTTP status (None if none came), the answer and the error."""
+    """POST the body, signed now; the HTTP status (None if none came), the answer and the error.
+
+    The answer is read as it comes, undecoded (`Accept-Encoding: identity`; a
+    receiver that compresses anyway is kept compressed), and only its first
+    RESPONSE_KEEP bytes: a huge or endless answer costs nothing.
+    """
     from aitop.netguard import guarded_client
 
     body = delivery.body.encode()
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
+        "Accept-Encoding": "identity",
         EVENT_HEADER: delivery.event,
         DELIVERY_HEADER: str(delivery.uuid),
         SIGNATURE_HEADER: signature_header(
             secret=delivery.webhook.secret, body=body, timestamp=int(now.timestamp())
         ),
     }
+    limit = settings.WEBHOOK_TIMEOUT
+    kept = bytearray()
     try:
-        with guarded_client(
-            timeout=settings.WEBHOOK_TIMEOUT, allow_hosts=settings.WEBHOOK_ALLOW_HOSTS
-        ) as client:
+        with (
+            Deadline(limit) as deadline,
+            guarded_client(timeout=limit, allow_hosts=settings.WEBHOOK_ALLOW_HOSTS) as client,
             # No redirects: a receiver that moved must be updated in the admin.
-            response = client.post(
-                delivery.webhook.url, content=body, headers=headers, follow_redirects=False
-            )
+            client.stream(
+                "POST",
+                delivery.webhook.url,
+                content=body,
+                headers=headers,
+                follow_redirects=False,
+                extensions={"trace": deadline.trace},
+            ) as response,
+        ):
+            for chunk in response.iter_raw():
+                kept += chunk
+                if len(kept) >= RESPONSE_KEEP:
+                    break
     except httpx.HTTPError as error:
+        if deadline.expired:
+            return None, "", f"no complete answer within {limit:g} s"
         return None, "", f"{type(error).__name__}: {error}"
-    answer = response.text[:RESPONSE_KEEP]
+    answer = bytes(kept[:RESPONSE_KEEP]).decode(response.encoding or "utf-8", errors="replace")
+    # PostgreSQL text cannot hold NUL, which a binary (or compressed) answer has.
+    answer = answer.replace("\x00", "\ufffd")
     if not response.is_success:
         return response.status_code, answer, f"the receiver answered HTTP {response.status_code}"
     return response.status_code, answer, ""

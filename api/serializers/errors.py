@@ -4,13 +4,14 @@ from rest_framework import serializers
 
 
 class ErrorSerializer(serializers.Serializer):
-    """Every 4xx answer of the API."""
+    """Every error answer of the API, 4xx and 5xx."""
 
     status = serializers.IntegerField(help_text="The HTTP status, repeated.")
     code = serializers.CharField(
         help_text="A stable name for the kind of error, e.g. `invalid`, `not_found`, "
         "`not_authenticated`, `permission_denied`, `not_permitted`, `not_allowed`, "
-        "`duplicate_url`, `stale_version`, `throttled`."
+        "`duplicate_url`, `stale_version`, `throttled`, `locked_out`, `parse_error`, "
+        "`server_error`, `unavailable`."
     )
     message = serializers.CharField(help_text="What went wrong, in words to show a person.")
     fields = serializers.DictField(
@@ -19,7 +20,9 @@ class ErrorSerializer(serializers.Serializer):
         "its messages. Empty when the error is about the request as a whole.",
     )
     existing_id = serializers.IntegerField(
-        required=False, help_text="`duplicate_url` only: the id of the item that has this URL."
+        required=False,
+        help_text="`duplicate_url` only, and only to a caller who may read that item: "
+        "the id of the item that has this URL.",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="`stale_version` only: the item's version now."

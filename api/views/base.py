@@ -1,6 +1,14 @@
 """What every API view shares: unusable parameters refused before anything else runs."""
 
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from django.conf import settings
+from django.utils.csp import CSP
+from django.utils.decorators import method_decorator
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from api.params import query_and_path_check
 
@@ -17,9 +25,21 @@ class SchemaView(CheckedParametersMixin, SpectacularAPIView):
     """The OpenAPI 3 schema of the API (YAML, or JSON by `Accept`)."""
 
 
-class SwaggerView(CheckedParametersMixin, SpectacularSwaggerView):
-    """Swagger UI over the schema, its assets served from our own static files."""
+# The site's policy, but the docs' bundles (React, styled-components) write
+# style attributes and <style> elements as they render, so styles may be
+# inline here; scripts stay our own files (Redoc runs its search in a blob worker).
+DOCS_CSP = {
+    **settings.SECURE_CSP,
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "worker-src": [CSP.SELF, "blob:"],
+}
 
 
+@method_decorator(csp_override(DOCS_CSP), name="dispatch")
+class SwaggerView(CheckedParametersMixin, SpectacularSwaggerSplitView):
+    """Swagger UI over the schema; its start-up script is a file (`?script`), not inline."""
+
+
+@method_decorator(csp_override(DOCS_CSP), name="dispatch")
 class RedocView(CheckedParametersMixin, SpectacularRedocView):
     """Redoc over the schema, its assets served from our own static files."""

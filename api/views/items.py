@@ -44,15 +44,18 @@ _KEYSETS = {
 }
 
 
-def _duplicate(url: str, *, exclude_pk: int | None = None) -> None:
-    """Raise the 409 for a URL that another item already has."""
+def _duplicate(url: str, *, readable, exclude_pk: int | None = None) -> None:
+    """Raise the 409 for a URL that another item already has; its id only if `readable` has it."""
     existing = Item.objects.filter(url=url).exclude(pk=exclude_pk).values_list("pk", flat=True)
     existing_id = existing.first()
     if existing_id is not None:
+        # A caller who may not read the item (a draft, someone else's) learns
+        # that the URL is taken, never which item has it.
+        shown = readable.filter(pk=existing_id).exists()
         raise Conflict(
             _("An item with this URL exists already."),
             code="duplicate_url",
-            existing_id=existing_id,
+            **({"existing_id": existing_id} if shown else {}),
         )
 
 
@@ -142,13 +145,13 @@ class ItemViewSet(
         serializer = ItemSubmitSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         fields = _canonical(dict(serializer.validated_data))
-        _duplicate(fields["url"])
+        _duplicate(fields["url"], readable=self.readable_items())
         try:
             with transaction.atomic():
                 item = item_create(by=request.user, fields=fields)
         except IntegrityError:
             # Someone submitted the same URL between our check and our insert.
-            _duplicate(fields["url"])
+            _duplicate(fields["url"], readable=self.readable_items())
             raise
         except (NotPermitted, FieldNotEditable, DjangoValidationError) as error:
             raise _refusal(error) from None
@@ -166,7 +169,7 @@ class ItemViewSet(
         changes = _canonical(dict(serializer.validated_data))
         version = changes.pop("version")
         if "url" in changes:
-            _duplicate(changes["url"], exclude_pk=item.pk)
+            _duplicate(changes["url"], readable=self.readable_items(), exclude_pk=item.pk)
         try:
             item = item_edit(item=item, by=request.user, changes=changes, expected_version=version)
         except (NotPermitted, EditConflict, FieldNotEditable, DjangoValidationError) as error:

@@ -8,12 +8,12 @@ from django import forms
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
-from taggit.models import Tag
 
 from feed.filters import ItemFilter, SiteDateField
 from feed.links import StreamQuery
 from feed.models import ItemQuerySet, Source
 from feed.stream import Cursor
+from feed.visibility import tag_names_visible
 
 NUL_MESSAGE = _("Null characters are not allowed.")
 
@@ -102,11 +102,7 @@ def public_page(view):
 
 def filter_names(query: StreamQuery) -> tuple[dict[str, str], str]:
     """The names of the active tags (slug → name) and of the active source, as chips show them."""
-    tag_names = (
-        dict(Tag.objects.filter(slug__in=query.tags).values_list("slug", "name"))
-        if query.tags
-        else {}
-    )
+    tag_names = tag_names_visible(slugs=list(query.tags))
     source_name = (
         Source.objects.filter(slug=query.source).values_list("name", flat=True).first() or ""
         if query.source

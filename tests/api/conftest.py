@@ -17,12 +17,12 @@ def api() -> APIClient:
 def token_client():
     """Make an API client that sends the given user's token, as an integration would."""
 
-    from rest_framework.authtoken.models import Token
+    from api.tokens import token_create
 
     def make(user) -> APIClient:
-        token, _ = Token.objects.get_or_create(user=user)
+        _token, key = token_create(user=user, name="tests")
         client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         return client
 
     return make

@@ -1,8 +1,10 @@
 """The browsable API for logged-in staff; JSON for everyone else; tokens managed in the admin."""
 
-import pytest
-from rest_framework.authtoken.models import Token
+import re
 
+import pytest
+
+from api.models import ApiToken
 from tests.factories import make_source, make_user
 
 pytestmark = pytest.mark.django_db
@@ -41,12 +43,19 @@ def test_admin_creates_a_token_that_then_authenticates(client, api):
     integration = make_user(username="newsbot", perms=["feed.add_source"])
     client.force_login(admin)
 
-    listing = client.get("/admin/authtoken/tokenproxy/")
-    added = client.post("/admin/authtoken/tokenproxy/add/", {"user": integration.pk})
+    listing = client.get("/admin/api/apitoken/")
+    added = client.post(
+        "/admin/api/apitoken/add/", {"user": integration.pk, "name": "bot"}, follow=True
+    )
 
     assert listing.status_code == 200
-    assert added.status_code == 302
-    key = Token.objects.get(user=integration).key
+    assert added.status_code == 200
+    messages = " ".join(str(m) for m in added.context["messages"])
+    [key] = re.findall(r"aitop_[0-9a-f]{40}", messages)
+    token = ApiToken.objects.get(user=integration)
+    assert token.name == "bot"
+    assert token.prefix == key[6:14]
+    assert key not in token.digest
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     created = api.post("/api/v1/sources/", {"name": "Bot", "slug": "bot"}, format="json")
     assert created.status_code == 201

@@ -81,7 +81,7 @@ def test_api_answers_anonymous_callers_as_its_schema_says(case):
 
 @pytest.fixture
 def chief_token(db):
-    from rest_framework.authtoken.models import Token
+    from api.tokens import token_create
 
     chief = make_user(
         perms=[
@@ -99,7 +99,7 @@ def chief_token(db):
             "feed.delete_source",
         ]
     )
-    return Token.objects.create(user=chief).key
+    return token_create(user=chief, name="schemathesis")[1]
 
 
 @schema.parametrize()
