@@ -22,6 +22,19 @@ def sources_due(*, now: datetime.datetime) -> QuerySet[Source]:
     )
 
 
+def sources_soon_due(*, now: datetime.datetime, within: float = 5.0) -> bool:
+    """Whether a source is due within `within` seconds or is being fetched right now."""
+    soon = now + datetime.timedelta(seconds=within)
+    return (
+        Source.objects.filter(is_active=True)
+        .exclude(feed_url="")
+        .filter(
+            Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=soon) | Q(lease_expires_at__gt=now)
+        )
+        .exists()
+    )
+
+
 def sources_claim_due(*, now: datetime.datetime, limit: int = 500) -> list[int]:
     """Mark up to `limit` due sources as queued and return their ids.
 

@@ -14,6 +14,7 @@ from feed.ingest.schedule import (
     host_key,
     next_fetch_after_failure,
     next_fetch_after_success,
+    spread,
 )
 from feed.models import FetchAttempt, Item, Source
 from feed.tasks import sources_enqueue_due
@@ -78,7 +79,9 @@ def test_failures_back_off_exponentially_and_a_success_resets_them(server, fetch
     ingest_source(source, now=now)
     source.refresh_from_db()
     assert (source.consecutive_failures, source.last_status, source.last_error) == (0, "ok", "")
-    assert source.next_fetch_at == now + source.fetch_interval
+    # A fetch that brought a new entry halves the interval (1 h → 30 min).
+    assert source.fetch_interval == datetime.timedelta(minutes=30)
+    assert source.next_fetch_at == spread(now=now, interval=source.fetch_interval, key=source.pk)
 
 
 def test_a_source_that_keeps_failing_is_kept_and_its_backoff_is_capped(server, fetching):
