@@ -53,6 +53,7 @@ class Command(BaseCommand):
     def handle(self, *args, concurrency, batch_size, interval, until_idle, **options):
         if concurrency < 1 or batch_size < 1:
             raise CommandError("--concurrency and --batch-size must be at least 1.")
+        self.verbosity = options["verbosity"]
         self.stopping = threading.Event()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         totals = {"sources": 0, "new": 0, "failed": 0}
