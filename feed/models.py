@@ -145,6 +145,9 @@ class Source(models.Model):
             models.CheckConstraint(
                 condition=Q(fetch_interval_min__lte=models.F("fetch_interval_max")),
                 name="source_fetch_interval_bounds",
+                violation_error_message=_(
+                    "The shortest fetch interval cannot be longer than the longest."
+                ),
             ),
         ]
         indexes = [
