@@ -67,6 +67,11 @@ def source_release(
     return Source.objects.filter(pk=source_id, lease_owner=owner).update(**changes) == 1
 
 
+# Hosts whose slot rows this process has made sure exist: rows are never
+# deleted by ingestion, so the INSERT is needed once per host and process.
+_HOSTS_WITH_ROWS: set[tuple[str, int]] = set()
+
+
 def host_slots(host: str) -> int:
     """How many requests may be in flight to `host` at once (one for a host with its own gap)."""
     name = host.rsplit(":", 1)[0]
@@ -76,21 +81,33 @@ def host_slots(host: str) -> int:
 def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.datetime | None:
     """Take one of the host's slots for one request; None if taken, else when to try again."""
     slots = host_slots(host)
-    FetchHost.objects.bulk_create(
-        [FetchHost(host=host, slot=slot) for slot in range(slots)], ignore_conflicts=True
-    )
     free = (Q(busy_until__isnull=True) | Q(busy_until__lte=now)) & (
         Q(next_request_at__isnull=True) | Q(next_request_at__lte=now)
     )
-    candidates = FetchHost.objects.filter(free, host=host, slot__lt=slots)
-    for row_id in candidates.values_list("id", flat=True):
-        # Conditional on the slot still being free: two workers that saw the
-        # same free slot cannot both take it.
-        if candidates.filter(id=row_id).update(busy_owner=owner, busy_until=now + _lease_length()):
-            return None
-    rows = FetchHost.objects.filter(host=host, slot__lt=slots).values(
-        "busy_until", "next_request_at"
-    )
+    rows: list[dict] = []
+    for make_rows in ((host, slots) not in _HOSTS_WITH_ROWS, True):
+        if make_rows:
+            FetchHost.objects.bulk_create(
+                [FetchHost(host=host, slot=slot) for slot in range(slots)], ignore_conflicts=True
+            )
+            _HOSTS_WITH_ROWS.add((host, slots))
+        candidates = FetchHost.objects.filter(free, host=host, slot__lt=slots)
+        for row_id in candidates.values_list("id", flat=True):
+            # Conditional on the slot still being free: two workers that saw the
+            # same free slot cannot both take it.
+            taken = candidates.filter(id=row_id).update(
+                busy_owner=owner, busy_until=now + _lease_length()
+            )
+            if taken:
+                return None
+        rows = list(
+            FetchHost.objects.filter(host=host, slot__lt=slots).values(
+                "busy_until", "next_request_at"
+            )
+        )
+        if rows:
+            break
+        # No row at all: someone deleted the host's rows since we made them.
     retry = None
     for row in rows:
         # When this slot is free again: a request in flight usually ends in

@@ -299,7 +299,9 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
     body = ""
     if raw.content or raw.summary:
         # A base that is not http(s) (javascript:, tag:…) resolves nothing: the feed's URL does.
-        content_base = raw.base if url_canonical(raw.base or "") else base_url
+        content_base = (
+            raw.base if raw.base.lower().startswith(("http://", "https://")) else base_url
+        )
         body = clean_html(text_clean(raw.content or raw.summary), base_url=content_base)
     if raw.summary and raw.content:
         summary_text = text_plain(raw.summary)

@@ -28,7 +28,8 @@ HOUR = datetime.timedelta(hours=1)
 
 
 def test_every_fetch_records_status_counts_duration_and_error(server, fetching):
-    server.serve("/feed", rss(rss_item(1), rss_item(2), "<item><title>no link</title></item>"))
+    empty = "<item><pubDate>Mon, 30 Nov 2026 10:00:00 GMT</pubDate></item>"
+    server.serve("/feed", rss(rss_item(1), rss_item(2), empty))
     server.serve("/broken", b"oops", status=500, content_type="text/plain")
     good = make_source(feed_url=server.url("/feed"))
     bad = make_source(feed_url=server.url("/broken"))
@@ -38,7 +39,7 @@ def test_every_fetch_records_status_counts_duration_and_error(server, fetching):
 
     ok = FetchAttempt.objects.get(source=good)
     assert (ok.status, ok.http_status, ok.items_new, ok.items_skipped) == ("ok", 200, 2, 1)
-    assert ok.skipped_reasons == {"no link": 1}
+    assert ok.skipped_reasons == {"nothing to know the entry by: no link, id, title or text": 1}
     assert ok.duration > datetime.timedelta(0)
     failed = FetchAttempt.objects.get(source=bad)
     assert (failed.status, failed.http_status) == ("failed", 500)
