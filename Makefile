@@ -49,7 +49,8 @@ bench-site: setup
 	DEBUG=0 AITOP_ENVIRONMENT=test SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
 		$(BIN)/python manage.py benchmark_site $(BENCH_ARGS)
 
-# Parsing and upserting a 10,000-entry feed; 200 sources fetched by 1 and 2 workers.
+# A 10,000-entry feed; 1,000 sources on 50 loopback hosts and the shared corpus,
+# fetched by 1 and 2 fetch_workers beside newsboat (Debian package) in turns.
 # On a new SQLite file unless BENCH_ARGS="--database-url postgres://…/a_spare_db".
 bench-ingest: setup
 	$(BIN)/python bench/ingest.py $(BENCH_ARGS)

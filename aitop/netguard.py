@@ -87,19 +87,23 @@ def _host_key(host: str) -> str:
 
 
 def _allowed(host: str, ip: IPAddress, allow_hosts: Iterable[str]) -> bool:
-    """True when the URL's host name, or the address dialled, is on the allow-list."""
+    """True when the URL's host name, or the address dialled, is on the allow-list.
+
+    An entry is a host name, an address, or a network (`127.0.0.0/8`,
+    `fd00::/8`) that holds the address dialled.
+    """
+    candidates = {ip}
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        candidates.add(ip.ipv4_mapped)
     for entry in allow_hosts:
         key = _host_key(entry)
         if key == _host_key(host):
             return True
         try:
-            allowed_ip = ipaddress.ip_address(key)
+            allowed = ipaddress.ip_network(key, strict=False)
         except ValueError:
             continue
-        candidates = {ip}
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            candidates.add(ip.ipv4_mapped)
-        if allowed_ip in candidates:
+        if any(candidate in allowed for candidate in candidates):
             return True
     return False
 

@@ -455,3 +455,14 @@ FETCH_LEASE_SECONDS = env_float("AITOP_FETCH_LEASE_SECONDS", 300.0)
 FETCH_HISTORY_KEEP = env_int("AITOP_FETCH_HISTORY_KEEP", 50)
 # Seconds the scheduler (`manage.py fetch_scheduler`) waits between two rounds.
 FETCH_SCHEDULER_INTERVAL = env_float("AITOP_FETCH_SCHEDULER_INTERVAL", 15.0)
+# Fetches one `manage.py fetch_worker` has in flight at once (threads waiting
+# on the network), and requests in flight to one host across all workers
+# (hosts listed in AITOP_FETCH_HOST_GAPS always get one).
+FETCH_CONCURRENCY = env_int("AITOP_FETCH_CONCURRENCY", 16)
+FETCH_PER_HOST = env_int("AITOP_FETCH_PER_HOST", 1)
+# Due sources a fetch_worker claims in one go (one query on PostgreSQL, with
+# SKIP LOCKED, so workers never wait for one another's claims).
+FETCH_BATCH_SIZE = env_int("AITOP_FETCH_BATCH_SIZE", 100)
+for _name in ("FETCH_CONCURRENCY", "FETCH_PER_HOST", "FETCH_BATCH_SIZE"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"AITOP_{_name} must be at least 1.")

@@ -1,22 +1,25 @@
-"""Ingestion benchmark: how fast we parse and upsert, and how fetching scales with workers.
+"""Ingestion benchmark: parsing and writing speed, workers over many hosts, and newsboat beside us.
 
     .venv/bin/python bench/ingest.py                      # SQLite, in a temporary file
     .venv/bin/python bench/ingest.py --database-url postgres://postgres@127.0.0.1:5432/aitop_bench
 
-Two measurements (README, "Benchmark", gives figures):
+Three measurements (docs/ingestion.md gives figures and how to read them):
 
 1. One 10,000-entry RSS document, parsed, normalised and upserted into an
    empty database, then the same document again (every entry known):
-   entries per second for each step, and the process's peak memory.
-2. 200 sources served by loopback servers on 127.0.0.1, queued by the
-   scheduler and fetched by 1, then 2, real `manage.py db_worker` processes:
-   wall time, sources and entries per second, and the peak memory of the
-   largest worker process.
+   entries per second for each step, CPU seconds, and peak memory.
+2. 1,000 sources of 20 entries each, served by 50 loopback hosts
+   (127.0.0.2–127.0.0.51), fetched by 1, then 2, `manage.py fetch_worker
+   --until-idle` processes, and reloaded by newsboat (Debian's, `-x reload`,
+   with a cache and config of its own in a temporary folder), in turns:
+   wall time (process start-up included), items stored, entries per second.
+3. The same for the 106 documents of ../shared/feeds (all but the recorded
+   arXiv API answers), spread over the same hosts.
 
 The benchmark only ever touches rows it creates (sources with slugs that
-start with "bench-", their items under https://bench.invalid/) and removes
-them again, so any database you can spare will do; a new SQLite file is the
-default. It is not a test: nothing here passes or fails.
+start with "bench-", their items) and removes them again, so any database
+you can spare will do; a new SQLite file is the default. It is not a test:
+nothing here passes or fails.
 """
 
 import argparse
@@ -46,7 +49,7 @@ def configure(database_url: str) -> dict:
         "AITOP_ENVIRONMENT": "test",  # loopback feeds, a local cache: not production
         "STATIC_MANIFEST": "0",
         "TASKS_BACKEND": "database",
-        "AITOP_FETCH_ALLOW_HOSTS": "127.0.0.1",
+        "AITOP_FETCH_ALLOW_HOSTS": "127.0.0.0/8",
         "AITOP_FETCH_HOST_GAP": "0",
         "LOG_LEVEL": "WARNING",
     }
@@ -96,15 +99,21 @@ def cleanup() -> None:
     from feed.models import FetchAttempt, FetchHost, Item, Source, Tombstone
 
     sources = Source.objects.filter(slug__startswith=BENCH_PREFIX)
+    items = Item.objects.filter(source__in=sources)
+    urls = list(items.values_list("url", flat=True))
     FetchAttempt.objects.filter(source__in=sources).delete()
-    Item.objects.filter(source__in=sources).delete()
+    items.delete()
+    # Deleting an item leaves a tombstone, so that a feed cannot bring it back:
+    # the next run must see these entries as new again.
+    for start in range(0, len(urls), 500):
+        Tombstone.objects.filter(url__in=urls[start : start + 500]).delete()
     Tombstone.objects.filter(url__startswith=ITEM_BASE).delete()
     DBTaskResult.objects.filter(
         task_path="feed.tasks.fetch_source",
         args_kwargs__args__0__in=list(sources.values_list("pk", flat=True)),
     ).delete()
     sources.delete()
-    FetchHost.objects.filter(host__startswith="127.0.0.1:").delete()
+    FetchHost.objects.filter(host__startswith="127.0.0.").delete()
 
 
 def bench_parse_and_upsert(entries: int) -> None:
@@ -165,16 +174,35 @@ def bench_parse_and_upsert(entries: int) -> None:
             rule.delete()
 
 
-def start_servers(sources: int, servers: int, entries: int):
-    """Loopback servers, each its own host (port); source n is served by server n % servers."""
+HOSTS = [f"127.0.0.{n}" for n in range(2, 52)]  # 50 loopback hosts (brief: 127.0.0.2-60)
+
+
+def start_hosts(count: int) -> list:
+    """One loopback server on each of `count` addresses 127.0.0.2…: that many hosts."""
     from tests.loopback import LoopbackServer
 
-    running = [LoopbackServer() for _ in range(servers)]
-    urls = [
-        running[n % servers].serve(f"/feed/{n}", rss_document(entries, source=f"s{n}"))
-        for n in range(sources)
-    ]
-    return running, urls
+    return [LoopbackServer(host=host) for host in HOSTS[:count]]
+
+
+def serve_round_robin(servers: list, documents: list[tuple[str, bytes]]) -> list[str]:
+    """Serve each (name, body) from the next host in turn; their URLs."""
+    urls = []
+    for n, (name, body) in enumerate(documents):
+        server = servers[n % len(servers)]
+        server.serve(f"/{name}", body)
+        urls.append(server.url(f"/{name}", host=server.httpd.server_address[0]))
+    return urls
+
+
+def sources_reset(urls: list[str]) -> None:
+    """Bench sources for these URLs, never fetched, with nothing stored yet."""
+    from feed.models import Source
+
+    cleanup()
+    Source.objects.bulk_create(
+        Source(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url)
+        for n, url in enumerate(urls)
+    )
 
 
 def manage_process(env: dict, *args: str) -> subprocess.Popen:
@@ -186,87 +214,152 @@ def manage_process(env: dict, *args: str) -> subprocess.Popen:
     )
 
 
-def bench_workers(env: dict, *, sources: int, entries: int, worker_counts: list[int]) -> None:
-    from feed.models import FetchAttempt, Item, Source
+def aitop_run(env: dict, *, workers: int) -> float:
+    """`fetch_worker --until-idle` in `workers` processes at once; wall s, start-up included."""
+    started = time.perf_counter()
+    processes = [manage_process(env, "fetch_worker", "--until-idle") for _ in range(workers)]
+    for process in processes:
+        if process.wait(timeout=900) != 0:
+            raise SystemExit("a fetch_worker failed")
+    return time.perf_counter() - started
 
-    hosts = 20
-    servers, urls = start_servers(sources, hosts, entries)
-    print(
-        f"\n2. Fetch {sources} sources of {entries} entries each from {hosts} loopback "
-        f"servers, queued by fetch_scheduler, fetched by db_worker processes"
-    )
-    print(f"   {'workers':<9}{'wall':>8}{'sources/s':>11}{'entries/s':>11}{'peak MB':>9}")
-    try:
+
+def aitop_stored() -> tuple[int, int]:
+    """(sources fetched, items stored) by the last run."""
+    from feed.models import FetchAttempt, Item
+
+    fetched = FetchAttempt.objects.filter(source__slug__startswith=BENCH_PREFIX)
+    items = Item.objects.filter(source__slug__startswith=BENCH_PREFIX)
+    return fetched.values("source").distinct().count(), items.count()
+
+
+def newsboat_run(urls: list[str], *, threads: int) -> tuple[float, int]:
+    """`newsboat -x reload` of `urls` with a cache and config of its own; (wall s, items stored)."""
+    import sqlite3
+
+    with tempfile.TemporaryDirectory() as home:
+        folder = Path(home)
+        (folder / "urls").write_text("\n".join(urls) + "\n")
+        (folder / "config").write_text(f"reload-threads {threads}\n")
+        command = ["newsboat", "-u", "urls", "-c", "cache.db", "-C", "config", "-x", "reload"]
+        started = time.perf_counter()
+        subprocess.run(  # noqa: S603 (Debian's newsboat)
+            command,
+            cwd=folder,
+            env={**os.environ, "HOME": home},
+            check=True,
+            timeout=900,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wall = time.perf_counter() - started
+        with sqlite3.connect(folder / "cache.db") as db:
+            (items,) = db.execute("SELECT COUNT(*) FROM rss_item").fetchone()
+    return wall, items
+
+
+def median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def side_by_side(
+    env: dict, *, title: str, urls: list[str], worker_counts: list[int], rounds: int
+) -> None:
+    """AITOP with 1, 2… workers and newsboat on the same feeds, in turns, `rounds` times."""
+    from django.conf import settings
+
+    threads = settings.FETCH_CONCURRENCY
+    print(f"\n{title}")
+    print(f"   {'who':<28}{'wall (median)':>14}{'min–max':>16}{'items':>8}{'entries/s':>11}")
+    walls: dict[str, list[float]] = {}
+    stored: dict[str, int] = {}
+    for _ in range(rounds):
         for workers in worker_counts:
-            cleanup()
-            for n, url in enumerate(urls):
-                Source.objects.create(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url)
-            started = time.perf_counter()
-            # As in production: the scheduler queues what is due (again, when a
-            # fetch was deferred because its host was busy); workers run it.
-            processes = [manage_process(env, "fetch_scheduler", "--interval", "0.2")]
-            processes += [
-                manage_process(
-                    env,
-                    "db_worker",
-                    "--interval",
-                    "0.05",
-                    "--no-startup-delay",
-                    "--no-reload",
-                    "--verbosity",
-                    "0",
-                    "--worker-id",
-                    f"bench-{workers}-{w}",
-                )
-                for w in range(workers)
-            ]
-            fetched = FetchAttempt.objects.filter(
-                source__slug__startswith=BENCH_PREFIX, status="ok"
-            )
-            deadline = time.monotonic() + 600
-            while fetched.count() < sources and time.monotonic() < deadline:
-                time.sleep(0.1)
-            wall = time.perf_counter() - started
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.wait()
-            items = Item.objects.filter(source__slug__startswith=BENCH_PREFIX).count()
-            if fetched.count() != sources or items != sources * entries:
-                raise SystemExit(f"only {fetched.count()} sources and {items} items were fetched")
-            print(
-                f"   {workers:<9}{wall:>7.1f}s{sources / wall:>11.1f}{items / wall:>11,.0f}"
-                f"{peak_rss_mb(resource.RUSAGE_CHILDREN):>9.0f}"
-            )
-    finally:
-        for server in servers:
-            server.stop()
+            sources_reset(urls)
+            label = f"AITOP, {workers} worker{'s' if workers > 1 else ''}"
+            walls.setdefault(label, []).append(aitop_run(env, workers=workers))
+            fetched, stored[label] = aitop_stored()
+            if fetched != len(urls):
+                raise SystemExit(f"{label}: only {fetched} of {len(urls)} sources were fetched")
+        label = f"newsboat, {threads} threads"
+        wall, stored[label] = newsboat_run(urls, threads=threads)
+        walls.setdefault(label, []).append(wall)
+    for label, values in walls.items():
+        middle = median(values)
+        print(
+            f"   {label:<28}{middle:>13.2f}s{min(values):>8.2f}–{max(values):.2f}s"
+            f"{stored[label]:>8}{stored[label] / middle:>11,.0f}"
+        )
+    cleanup()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", help="default: a new SQLite file in a temporary folder")
     parser.add_argument("--entries", type=int, default=10_000, help="entries of the big feed")
-    parser.add_argument("--sources", type=int, default=200)
-    parser.add_argument("--source-entries", type=int, default=50, help="entries per source")
+    parser.add_argument("--sources", type=int, default=1000)
+    parser.add_argument("--source-entries", type=int, default=20, help="entries per source")
+    parser.add_argument("--hosts", type=int, default=50, help="loopback hosts (127.0.0.2…)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=3, help="turns of each side-by-side run")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["big", "farm", "corpus"])
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
         env = configure(url)
+        from django.conf import settings
         from django.db import connection
 
-        print(f"Database: {connection.vendor} ({connection.settings_dict['NAME']})")
+        print(
+            f"Database: {connection.vendor} ({connection.settings_dict['NAME']}); "
+            f"AITOP_FETCH_CONCURRENCY={settings.FETCH_CONCURRENCY}, "
+            f"AITOP_FETCH_PER_HOST={settings.FETCH_PER_HOST}, host gap 0; {os.cpu_count()} cores"
+        )
         cleanup()
+        servers = start_hosts(args.hosts)
         try:
-            bench_parse_and_upsert(args.entries)
-            cleanup()
-            bench_workers(
-                env, sources=args.sources, entries=args.source_entries, worker_counts=args.workers
-            )
+            if "big" not in args.skip:
+                bench_parse_and_upsert(args.entries)
+                cleanup()
+            if "farm" not in args.skip:
+                documents = [
+                    (f"s{n}.xml", rss_document(args.source_entries, source=f"s{n}"))
+                    for n in range(args.sources)
+                ]
+                side_by_side(
+                    env,
+                    title=(
+                        f"2. {args.sources} sources of {args.source_entries} entries over "
+                        f"{len(servers)} loopback hosts"
+                    ),
+                    urls=serve_round_robin(servers, documents),
+                    worker_counts=args.workers,
+                    rounds=args.rounds,
+                )
+            if "corpus" not in args.skip:
+                corpus = corpus_documents()
+                side_by_side(
+                    env,
+                    title=f"3. The {len(corpus)} documents of ../shared/feeds (no arXiv answers)",
+                    urls=serve_round_robin(servers, corpus),
+                    worker_counts=args.workers,
+                    rounds=args.rounds,
+                )
         finally:
+            for server in servers:
+                server.stop()
             cleanup()
+
+
+def corpus_documents() -> list[tuple[str, bytes]]:
+    """The shared corpus's documents but the recorded arXiv API answers."""
+    import json
+
+    folder = PROJECT.parent / "shared" / "feeds"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    names = [doc["file"] for doc in manifest if not doc["file"].startswith("arxiv.py__")]
+    return [(name, (folder / name).read_bytes()) for name in names]
 
 
 if __name__ == "__main__":

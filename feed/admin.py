@@ -13,11 +13,14 @@ from django.http import HttpRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.timesince import timesince
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from feed.ingest import feed_test
+from feed.ingest.due import fetch_queue
 from feed.ingest.fetch import url_scheme_refusal
 from feed.ingest.keywords import keyword_rule_apply, keyword_rule_preview
 from feed.models import FetchAttempt, KeywordRule, Source, Tombstone
@@ -59,6 +62,8 @@ class SourceForm(forms.ModelForm):
             "feed_url",
             "homepage_url",
             "fetch_interval",
+            "fetch_interval_min",
+            "fetch_interval_max",
             "default_category",
             "default_tags",
             "weight",
@@ -110,7 +115,17 @@ class SourceAdmin(admin.ModelAdmin):
     ]
     fieldsets = [
         (None, {"fields": ["name", "slug", "kind", "handle", "is_active"]}),
-        (_("Feed"), {"fields": ["feed_url", "feed_test", "homepage_url", "fetch_interval"]}),
+        (
+            _("Feed"),
+            {
+                "fields": [
+                    "feed_url",
+                    "feed_test",
+                    "homepage_url",
+                    ("fetch_interval", "fetch_interval_min", "fetch_interval_max"),
+                ]
+            },
+        ),
         (_("Defaults for new items"), {"fields": ["default_category", "default_tags", "weight"]}),
         (
             _("Health"),
@@ -276,6 +291,17 @@ class SourceAdmin(admin.ModelAdmin):
                 )
                 % queued,
             )
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        """The source list, headed by the fetch queue's depth and lag."""
+        now = timezone.now()
+        queue = fetch_queue(now=now)
+        context = {
+            "fetch_queue": queue,
+            # "3 minutes", in the editor's language.
+            "fetch_lag": timesince(now - queue.lag, now) if queue.lag is not None else "",
+        }
+        return super().changelist_view(request, {**(extra_context or {}), **context})
 
     # Views of our own: "fetch now" on the change page, "test this feed" on the form.
 

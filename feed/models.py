@@ -95,7 +95,20 @@ class Source(models.Model):
         help_text=_("0–100: how much this source counts towards an item's heat."),
     )
     is_active = models.BooleanField(_("active"), default=True)
-    fetch_interval = models.DurationField(_("fetch interval"), default=datetime.timedelta(hours=1))
+    fetch_interval = models.DurationField(
+        _("fetch interval"),
+        default=datetime.timedelta(hours=1),
+        help_text=_(
+            "How often the feed is fetched now. Ingestion adapts it within the bounds below: "
+            "shorter while the feed brings new entries, longer while it does not."
+        ),
+    )
+    fetch_interval_min = models.DurationField(
+        _("shortest fetch interval"), default=datetime.timedelta(minutes=15)
+    )
+    fetch_interval_max = models.DurationField(
+        _("longest fetch interval"), default=datetime.timedelta(hours=24)
+    )
 
     # Fetch state, written by ingestion.
     etag = models.CharField(_("ETag"), max_length=500, blank=True)
@@ -128,6 +141,14 @@ class Source(models.Model):
                 condition=Q(weight__gte=0, weight__lte=100), name="source_weight_0_100"
             ),
             models.CheckConstraint(condition=Q(kind__in=Kind.values), name="source_kind_valid"),
+            # The adaptive interval needs a range to move in.
+            models.CheckConstraint(
+                condition=Q(fetch_interval_min__lte=models.F("fetch_interval_max")),
+                name="source_fetch_interval_bounds",
+                violation_error_message=_(
+                    "The shortest fetch interval cannot be longer than the longest."
+                ),
+            ),
         ]
         indexes = [
             # The scheduler: "active sources whose next fetch has come".
@@ -594,14 +615,17 @@ class FetchAttempt(models.Model):
 
 
 class FetchHost(models.Model):
-    """Politeness per host (name and port): one request at a time, then a gap.
+    """Politeness per host (name and port): AITOP_FETCH_PER_HOST requests at a time, then a gap.
 
-    A worker takes the host by a conditional UPDATE of `busy_until` before it
+    Each row is one slot of a host (slot 0, 1, …; hosts with a gap of their
+    own in AITOP_FETCH_HOST_GAPS, such as arXiv, only ever use slot 0). A
+    worker takes a slot by a conditional UPDATE of `busy_until` before it
     sends a request and sets `next_request_at` when it is done, so workers on
     any number of machines keep to the same pace.
     """
 
-    host = models.CharField(_("host"), max_length=300, unique=True)
+    host = models.CharField(_("host"), max_length=300)
+    slot = models.PositiveSmallIntegerField(_("slot"), default=0)
     busy_owner = models.CharField(_("fetched by"), max_length=100, blank=True)
     busy_until = models.DateTimeField(_("busy until"), null=True, blank=True)
     next_request_at = models.DateTimeField(_("next request"), null=True, blank=True)
@@ -609,6 +633,9 @@ class FetchHost(models.Model):
     class Meta:
         verbose_name = _("host")
         verbose_name_plural = _("hosts")
+        constraints = [
+            models.UniqueConstraint(fields=["host", "slot"], name="fetchhost_host_slot_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.host

@@ -108,3 +108,24 @@ def test_the_guarded_client_ignores_proxies_from_the_environment(server, monkeyp
 def test_a_name_that_does_not_resolve_is_a_connect_error():
     with pytest.raises(httpx.ConnectError, match="cannot resolve"):
         resolve_checked("no-such-host.invalid", 80)
+
+
+def test_a_network_on_the_allow_list_lets_every_address_in_it_through():
+    second = LoopbackServer(host="127.0.0.2")
+    try:
+        second.serve("/", b"second")
+        with guarded_client(timeout=2, allow_hosts=["127.0.0.0/8"]) as client:
+            assert client.get(second.url("/", host="127.0.0.2")).text == "second"
+        assert resolve_checked("127.0.0.2", 80, allow_hosts=["127.0.0.0/8"]) == ["127.0.0.2"]
+    finally:
+        second.stop()
+
+
+def test_a_network_lets_through_only_the_addresses_it_holds():
+    with pytest.raises(BlockedAddressError, match=r"10\.0\.0\.1"):
+        resolve_checked("10.0.0.1", 80, allow_hosts=["127.0.0.0/8", "192.168.0.0/16"])
+    with pytest.raises(BlockedAddressError, match="::1"):
+        resolve_checked("::1", 80, allow_hosts=["127.0.0.0/8"])
+    assert resolve_checked("::ffff:127.0.0.9", 80, allow_hosts=["127.0.0.0/8"]) == [
+        "::ffff:127.0.0.9"
+    ]

@@ -1,8 +1,11 @@
-"""Which sources are due for a fetch, and marking them queued."""
+"""Which sources are due for a fetch, marking them queued, and the queue's depth and lag."""
 
+import dataclasses
 import datetime
 
-from django.db.models import F, Q, QuerySet
+from django.conf import settings
+from django.db.models import Count, F, Min, Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from feed.ingest.leases import lease_free_q, source_mark_queued
 from feed.models import Source
@@ -22,6 +25,19 @@ def sources_due(*, now: datetime.datetime) -> QuerySet[Source]:
     )
 
 
+def sources_soon_due(*, now: datetime.datetime, within: float = 5.0) -> bool:
+    """Whether a source is due within `within` seconds or is being fetched right now."""
+    soon = now + datetime.timedelta(seconds=within)
+    return (
+        Source.objects.filter(is_active=True)
+        .exclude(feed_url="")
+        .filter(
+            Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=soon) | Q(lease_expires_at__gt=now)
+        )
+        .exists()
+    )
+
+
 def sources_claim_due(*, now: datetime.datetime, limit: int = 500) -> list[int]:
     """Mark up to `limit` due sources as queued and return their ids.
 
@@ -30,3 +46,43 @@ def sources_claim_due(*, now: datetime.datetime, limit: int = 500) -> list[int]:
     """
     ids = list(sources_due(now=now).values_list("id", flat=True)[:limit])
     return [source_id for source_id in ids if source_mark_queued(source_id=source_id, now=now)]
+
+
+@dataclasses.dataclass(frozen=True)
+class FetchQueue:
+    """The fetch queue at a moment: what is due, what is in flight, how late the oldest is."""
+
+    active: int  # active sources with a feed
+    due: int  # due now and free to claim
+    fetching: int  # held by a worker (or queued for one) right now
+    due_next_hour: int  # not due yet, but within the hour
+    failing: int  # AITOP_FETCH_FAILING_AFTER failures in a row or more
+    lag: datetime.timedelta | None  # how long the most overdue source has waited
+
+
+def fetch_queue(*, now: datetime.datetime) -> FetchQueue:
+    """The queue's depth and lag, in one aggregate query (admin and `fetch_status`)."""
+    due = Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now)
+    held = Q(lease_expires_at__gt=now)
+    # A never-fetched source has waited since it was added.
+    waiting_since = Coalesce("next_fetch_at", "created_at")
+    row = (
+        Source.objects.filter(is_active=True)
+        .exclude(feed_url="")
+        .aggregate(
+            active=Count("id"),
+            due=Count("id", filter=due & ~held),
+            fetching=Count("id", filter=held),
+            due_next_hour=Count(
+                "id",
+                filter=Q(
+                    next_fetch_at__gt=now, next_fetch_at__lte=now + datetime.timedelta(hours=1)
+                )
+                & ~held,
+            ),
+            failing=Count("id", filter=Q(consecutive_failures__gte=settings.FETCH_FAILING_AFTER)),
+            oldest=Min(waiting_since, filter=due & ~held),
+        )
+    )
+    oldest = row.pop("oldest")
+    return FetchQueue(**row, lag=max(now - oldest, datetime.timedelta(0)) if oldest else None)

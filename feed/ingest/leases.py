@@ -1,4 +1,4 @@
-"""Who may fetch what, now: a lease per source and a slot per host.
+"""Who may fetch what, now: a lease per source and AITOP_FETCH_PER_HOST slots per host.
 
 Both are conditional UPDATEs with a row count (healthchecks' method), so
 they work the same on PostgreSQL and SQLite, across any number of workers
@@ -67,29 +67,62 @@ def source_release(
     return Source.objects.filter(pk=source_id, lease_owner=owner).update(**changes) == 1
 
 
+# Hosts whose slot rows this process has made sure exist: rows are never
+# deleted by ingestion, so the INSERT is needed once per host and process.
+_HOSTS_WITH_ROWS: set[tuple[str, int]] = set()
+
+
+def host_slots(host: str) -> int:
+    """How many requests may be in flight to `host` at once (one for a host with its own gap)."""
+    name = host.rsplit(":", 1)[0]
+    return 1 if name in settings.FETCH_HOST_GAPS else settings.FETCH_PER_HOST
+
+
 def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.datetime | None:
-    """Take the host for one request; None if taken, else when to try again."""
-    FetchHost.objects.bulk_create([FetchHost(host=host)], ignore_conflicts=True)
+    """Take one of the host's slots for one request; None if taken, else when to try again."""
+    slots = host_slots(host)
     free = (Q(busy_until__isnull=True) | Q(busy_until__lte=now)) & (
         Q(next_request_at__isnull=True) | Q(next_request_at__lte=now)
     )
-    taken = FetchHost.objects.filter(free, host=host).update(
-        busy_owner=owner, busy_until=now + _lease_length()
-    )
-    if taken:
-        return None
-    row = FetchHost.objects.filter(host=host).values("busy_until", "next_request_at").first()
-    retry = now
-    if row["busy_until"] and row["busy_until"] > now:
-        # A request is in flight; it usually ends in seconds, not at its lease's end.
-        retry = now + max(host_gap(host), datetime.timedelta(seconds=1))
-    if row["next_request_at"] and row["next_request_at"] > retry:
-        retry = row["next_request_at"]
-    return retry
+    rows: list[dict] = []
+    for make_rows in ((host, slots) not in _HOSTS_WITH_ROWS, True):
+        if make_rows:
+            FetchHost.objects.bulk_create(
+                [FetchHost(host=host, slot=slot) for slot in range(slots)], ignore_conflicts=True
+            )
+            _HOSTS_WITH_ROWS.add((host, slots))
+        candidates = FetchHost.objects.filter(free, host=host, slot__lt=slots)
+        for row_id in candidates.values_list("id", flat=True):
+            # Conditional on the slot still being free: two workers that saw the
+            # same free slot cannot both take it.
+            taken = candidates.filter(id=row_id).update(
+                busy_owner=owner, busy_until=now + _lease_length()
+            )
+            if taken:
+                return None
+        rows = list(
+            FetchHost.objects.filter(host=host, slot__lt=slots).values(
+                "busy_until", "next_request_at"
+            )
+        )
+        if rows:
+            break
+        # No row at all: someone deleted the host's rows since we made them.
+    retry = None
+    for row in rows:
+        # When this slot is free again: a request in flight usually ends in
+        # seconds, not at its lease's end.
+        at = now
+        if row["busy_until"] and row["busy_until"] > now:
+            at = now + max(host_gap(host), datetime.timedelta(seconds=1))
+        if row["next_request_at"] and row["next_request_at"] > at:
+            at = row["next_request_at"]
+        retry = at if retry is None else min(retry, at)
+    return retry or now
 
 
 def host_release(*, host: str, owner: str, finished_at: datetime.datetime) -> None:
-    """Free the host; the next request to it may go after the host's gap."""
+    """Free our slot of the host; the next request in it may go after the host's gap."""
     gap = host_gap(host)
     FetchHost.objects.filter(host=host, busy_owner=owner).update(
         busy_owner="", busy_until=None, next_request_at=finished_at + gap if gap else None

@@ -106,6 +106,9 @@ class Entry:
     body: str
     tags: list[str]
     cluster_key: str
+    # The fragment of the feed's link (canonical URLs drop it), kept for entries
+    # of one feed that differ only by it.
+    link_fragment: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -254,37 +257,84 @@ def cluster_key_for(*, title: str, arxiv_id: str = "") -> str:
     return hashlib.blake2b(basis.encode(), digest_size=16).hexdigest()
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+def identity_synthesize(
+    *, guid: str, title: str, text: str, published: str, feed_url: str
+) -> tuple[str, str] | None:
+    """A stable (guid, url) for an entry that has no usable link of its own, or None.
+
+    RSS 0.9x items may have neither link nor guid, JSON Feed items an id and
+    no url, Atom entries a tag: URI only: every one is still an entry of the
+    feed. Its identity comes from what it has — its guid, else its title,
+    text and date — so the next fetch finds it again; its URL is the feed's
+    own, with that identity as the fragment (unique, and it leads a reader
+    to where the entry is).
+    """
+    base = url_canonical(feed_url)
+    if base is None:
+        return None
+    if guid:
+        digest = _digest(f"guid:{guid}")
+    elif title or text:
+        digest = _digest(f"text:{title}\n{text}\n{published}")
+        guid = f"content:{digest[:40]}"
+    else:
+        return None
+    return guid, f"{base}#item-{digest[:16]}"
+
+
 def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> Entry | Skip:
     """The entry as we store it, or the reason it cannot be used."""
     title = text_plain(raw.title)
     ref = text_fit(title or raw.guid or raw.link, 120)
     if raw.unusable:
         return Skip(raw.unusable, ref)
-    if not raw.link.strip():
-        return Skip("no link", ref)
-    url = url_canonical(raw.link, base=base_url)
-    if url is None:
-        return Skip("no usable link (not an http or https URL)", ref)
-    if len(url) > max_length("url"):
+    url = url_canonical(raw.link, base=base_url) if raw.link.strip() else None
+    if url is not None and len(url) > max_length("url"):
         return Skip(f"link longer than {max_length('url')} characters", ref)
 
     body = ""
     if raw.content or raw.summary:
-        body = clean_html(text_clean(raw.content or raw.summary), base_url=raw.base or base_url)
+        # A base that is not http(s) (javascript:, tag:…) resolves nothing: the feed's URL does.
+        content_base = (
+            raw.base if raw.base.lower().startswith(("http://", "https://")) else base_url
+        )
+        body = clean_html(text_clean(raw.content or raw.summary), base_url=content_base)
     if raw.summary and raw.content:
         summary_text = text_plain(raw.summary)
     else:
         # The summary and the body come from the same HTML: sanitise it once.
         summary_text = text_of_clean_html(body)
-    if not title:
-        title = first_sentence(summary_text, TITLE_FROM_TEXT_MAX)
-    if not title:
-        return Skip("no title and no text", ref)
 
     guid = text_clean(raw.guid).strip()
     if len(guid) > max_length("guid"):
-        guid = "sha256:" + hashlib.sha256(guid.encode("utf-8", "replace")).hexdigest()
+        guid = "sha256:" + _digest(guid)
     published_at, from_feed = published_from(raw.published, now=now)
+    if url is None:
+        identity = identity_synthesize(
+            guid=guid,
+            title=title,
+            # An entry that is only an image is known by its markup.
+            text=summary_text or body,
+            published=published_at.isoformat() if from_feed else "",
+            feed_url=base_url,
+        )
+        if identity is None:
+            if url_canonical(base_url) is None:
+                return Skip("no link", ref)
+            return Skip("nothing to know the entry by: no link, id, title or text", ref)
+        guid, url = identity
+    if not title:
+        title = first_sentence(summary_text, TITLE_FROM_TEXT_MAX)
+    if not title and guid and not guid.startswith("content:"):
+        # An Atom entry with nothing but its id (tag:github.com,2008:…): the id names it.
+        title = text_fit(guid, TITLE_FROM_TEXT_MAX)
+    if not title:
+        # Only markup we do not show (an image, scripts, empty tags): the link names it.
+        title = text_fit(url.split("://", 1)[-1], TITLE_FROM_TEXT_MAX)
     authors = []
     for name in raw.authors:
         name = text_plain(name)
@@ -303,7 +353,17 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
         body=body,
         tags=[text_fit(text_plain(t), 100) for t in raw.tags if text_plain(t)],
         cluster_key=cluster_key_for(title=title, arxiv_id=raw.arxiv_id),
+        link_fragment=urlsplit(text_clean(raw.link).strip()).fragment if raw.link else "",
     )
+
+
+def _distinct_url(entry: Entry, taken: set[str]) -> str:
+    """A URL for `entry` that no earlier entry of its feed has (see entries_normalise)."""
+    fragment = quote(entry.link_fragment, safe=_QUERY_SAFE + "#")
+    candidate = f"{entry.url}#{fragment}" if fragment else ""
+    if candidate and candidate not in taken and len(candidate) <= max_length("url"):
+        return candidate
+    return f"{entry.url}#item-{_digest(f'guid:{entry.guid}')[:16]}"
 
 
 def entries_normalise(
@@ -328,9 +388,22 @@ def entries_normalise(
         if isinstance(result, Skip):
             skips.append(result)
             continue
-        if result.url in seen_urls or (result.guid and result.guid in seen_guids):
-            skips.append(Skip("the same entry appears twice in this feed", result.title))
+        if result.guid and result.guid in seen_guids:
+            reason = (
+                "the same entry appears twice in this feed"
+                if result.url in seen_urls
+                else "another entry of this feed has the same id"
+            )
+            skips.append(Skip(reason, result.title))
             continue
+        if result.url in seen_urls:
+            if not result.guid:
+                skips.append(Skip("the same entry appears twice in this feed", result.title))
+                continue
+            # Two entries (different ids) with one link: a changelog page, a
+            # day's page with anchors. Each is an entry; the second is told
+            # apart by its link's own fragment, else by one from its id.
+            result.url = _distinct_url(result, seen_urls)
         seen_urls.add(result.url)
         if result.guid:
             seen_guids.add(result.guid)

@@ -32,7 +32,12 @@ from feed.ingest.leases import (
 )
 from feed.ingest.normalise import Entry, Skip, entries_normalise, text_clean
 from feed.ingest.parse import ParseError, parse_feed
-from feed.ingest.schedule import host_key, next_fetch_after_failure, next_fetch_after_success
+from feed.ingest.schedule import (
+    host_key,
+    interval_adapt,
+    next_fetch_after_failure,
+    next_fetch_after_success,
+)
 from feed.ingest.upsert import UpsertCounts, items_upsert
 from feed.models import FetchAttempt, Item, Source
 
@@ -120,19 +125,38 @@ def _reasons(skips: list[Skip]) -> dict[str, int]:
 def feed_read(
     *, url: str, owner: str, now: datetime.datetime, etag: str = "", last_modified: str = ""
 ) -> FeedRead:
-    """Fetch `url` (one request per host at a time) and read its entries."""
+    """Fetch `url` (within the host's politeness slots) and read its entries."""
     refusal = url_scheme_refusal(url)
     if refusal:
         return FeedRead(Outcome.FAILED, error=refusal)
     host = host_key(url)
     retry_at = host_claim(host=host, owner=owner, now=now)
     if retry_at is not None:
-        return FeedRead(
-            Outcome.DEFERRED,
-            retry_at=retry_at,
-            error=f"{host} was fetched a moment ago; trying again at {retry_at:%H:%M:%S}",
-        )
+        return host_deferred(host, retry_at)
     started = time.monotonic()
+    try:
+        return feed_fetch_read(url=url, etag=etag, last_modified=last_modified, now=now)
+    finally:
+        elapsed = datetime.timedelta(seconds=time.monotonic() - started)
+        host_release(host=host, owner=owner, finished_at=now + elapsed)
+
+
+def host_deferred(host: str, retry_at: datetime.datetime) -> FeedRead:
+    """The read of a fetch that has to wait for its host."""
+    return FeedRead(
+        Outcome.DEFERRED,
+        retry_at=retry_at,
+        error=f"{host} was fetched a moment ago; trying again at {retry_at:%H:%M:%S}",
+    )
+
+
+def feed_fetch_read(
+    *, url: str, now: datetime.datetime, etag: str = "", last_modified: str = ""
+) -> FeedRead:
+    """The network and CPU part of a fetch: GET, parse, normalise. No database query.
+
+    The caller holds the host's slot; this is what fetch_worker's threads run.
+    """
     try:
         fetched = fetch_feed(url, etag=etag, last_modified=last_modified)
     except FetchError as error:
@@ -142,9 +166,6 @@ def feed_read(
             headers=error.headers,
             error=error.message,
         )
-    finally:
-        elapsed = datetime.timedelta(seconds=time.monotonic() - started)
-        host_release(host=host, owner=owner, finished_at=now + elapsed)
     if fetched.not_modified:
         return FeedRead(Outcome.NOT_MODIFIED, 304, fetched.headers, fetched.final_url)
     try:
@@ -193,23 +214,15 @@ def ingest_source(source: Source, *, now: datetime.datetime | None = None) -> In
             owner=owner,
             now=now,
         )
-        if read.status == Outcome.DEFERRED:
-            source_release(source_id=source.pk, owner=owner, next_fetch_at=read.retry_at)
-            return IngestResult(
-                source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=read.retry_at
-            )
-        return _record(source, read, owner=owner, now=now, started=started)
-    except LeaseLostError:
-        return _lease_lost(source)
     except Exception as error:
-        # A bug, or a feed that found a way past every check: record it as a
-        # failed fetch (the items of this fetch were rolled back) and go on.
-        logger.exception("ingesting source %s failed", source.pk)
+        logger.exception("fetching source %s failed", source.pk)
         read = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
-        try:
-            return _record(source, read, owner=owner, now=now, started=started)
-        except LeaseLostError:
-            return _lease_lost(source)
+    if read.status == Outcome.DEFERRED:
+        source_release(source_id=source.pk, owner=owner, next_fetch_at=read.retry_at)
+        return IngestResult(
+            source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=read.retry_at
+        )
+    return source_record_safely(source, read, owner=owner, now=now, started=started)
 
 
 def _lease_lost(source: Source) -> IngestResult:
@@ -220,22 +233,26 @@ def _lease_lost(source: Source) -> IngestResult:
     )
 
 
-def _record(
+def source_record(
     source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float
 ) -> IngestResult:
-    """Write the fetch's outcome, its items and its history row in one transaction."""
-    state = _source_state(source, read, now=now)
+    """Write a fetch's items, the source's state and the history row in one transaction.
+
+    The lease is checked last, by the conditional UPDATE that gives it back:
+    if another worker took the source meanwhile, everything is rolled back.
+    """
     with transaction.atomic():
-        released = Source.objects.filter(pk=source.pk, lease_owner=owner).update(
-            **state, lease_owner="", lease_expires_at=None
-        )
-        if not released:
-            raise LeaseLostError
         counts = (
             items_upsert(source=source, entries=read.entries, now=now)
             if read.entries
             else UpsertCounts()
         )
+        state = _source_state(source, read, now=now, changed=bool(counts.new or counts.updated))
+        released = Source.objects.filter(pk=source.pk, lease_owner=owner).update(
+            **state, lease_owner="", lease_expires_at=None
+        )
+        if not released:
+            raise LeaseLostError
         reasons = _reasons(read.skips + counts.skips)
         seconds = time.monotonic() - started
         FetchAttempt.objects.create(
@@ -273,14 +290,33 @@ def _record(
     )
 
 
+def source_record_safely(
+    source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float
+) -> IngestResult:
+    """`source_record`, turning a lost lease or a bug into a result instead of an exception."""
+    try:
+        return source_record(source, read, owner=owner, now=now, started=started)
+    except LeaseLostError:
+        return _lease_lost(source)
+    except Exception as error:
+        # A bug, or a feed that found a way past every check: record it as a
+        # failed fetch (the items of this fetch were rolled back) and go on.
+        logger.exception("ingesting source %s failed", source.pk)
+        failed = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+        try:
+            return source_record(source, failed, owner=owner, now=now, started=started)
+        except LeaseLostError:
+            return _lease_lost(source)
+
+
 def _validator(value: str, limit: int) -> str:
     """An ETag or Last-Modified we can send back; an unusable one is dropped."""
     value = text_clean(value).strip()
     return value if len(value) <= limit else ""
 
 
-def _source_state(source: Source, read: FeedRead, *, now: datetime.datetime) -> dict:
-    """The source's fetch-state fields after this fetch."""
+def _source_state(source: Source, read: FeedRead, *, now: datetime.datetime, changed: bool) -> dict:
+    """The source's fetch-state fields after this fetch (`changed`: it brought something)."""
     state = {
         "last_fetched_at": now,
         "last_status": str(read.status),
@@ -296,13 +332,21 @@ def _source_state(source: Source, read: FeedRead, *, now: datetime.datetime) -> 
             "last_error": text_clean(read.error),
         }
         return state
+    interval = interval_adapt(
+        interval=source.fetch_interval,
+        lower=source.fetch_interval_min,
+        upper=source.fetch_interval_max,
+        changed=changed,
+    )
     state |= {
         "consecutive_failures": 0,
+        "fetch_interval": interval,
         "next_fetch_at": next_fetch_after_success(
             now=now,
-            interval=source.fetch_interval,
+            interval=interval,
             headers=read.headers,
             ttl_minutes=read.ttl_minutes,
+            spread_key=source.pk,
         ),
         "last_error": "",
     }

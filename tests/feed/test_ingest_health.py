@@ -14,6 +14,7 @@ from feed.ingest.schedule import (
     host_key,
     next_fetch_after_failure,
     next_fetch_after_success,
+    spread,
 )
 from feed.models import FetchAttempt, Item, Source
 from feed.tasks import sources_enqueue_due
@@ -27,7 +28,8 @@ HOUR = datetime.timedelta(hours=1)
 
 
 def test_every_fetch_records_status_counts_duration_and_error(server, fetching):
-    server.serve("/feed", rss(rss_item(1), rss_item(2), "<item><title>no link</title></item>"))
+    empty = "<item><pubDate>Mon, 30 Nov 2026 10:00:00 GMT</pubDate></item>"
+    server.serve("/feed", rss(rss_item(1), rss_item(2), empty))
     server.serve("/broken", b"oops", status=500, content_type="text/plain")
     good = make_source(feed_url=server.url("/feed"))
     bad = make_source(feed_url=server.url("/broken"))
@@ -37,7 +39,7 @@ def test_every_fetch_records_status_counts_duration_and_error(server, fetching):
 
     ok = FetchAttempt.objects.get(source=good)
     assert (ok.status, ok.http_status, ok.items_new, ok.items_skipped) == ("ok", 200, 2, 1)
-    assert ok.skipped_reasons == {"no link": 1}
+    assert ok.skipped_reasons == {"nothing to know the entry by: no link, id, title or text": 1}
     assert ok.duration > datetime.timedelta(0)
     failed = FetchAttempt.objects.get(source=bad)
     assert (failed.status, failed.http_status) == ("failed", 500)
@@ -78,7 +80,9 @@ def test_failures_back_off_exponentially_and_a_success_resets_them(server, fetch
     ingest_source(source, now=now)
     source.refresh_from_db()
     assert (source.consecutive_failures, source.last_status, source.last_error) == (0, "ok", "")
-    assert source.next_fetch_at == now + source.fetch_interval
+    # A fetch that brought a new entry halves the interval (1 h → 30 min).
+    assert source.fetch_interval == datetime.timedelta(minutes=30)
+    assert source.next_fetch_at == spread(now=now, interval=source.fetch_interval, key=source.pk)
 
 
 def test_a_source_that_keeps_failing_is_kept_and_its_backoff_is_capped(server, fetching):

@@ -151,7 +151,7 @@ def test_publication_times_are_utc_and_absurd_ones_fall_back_to_the_fetch_time(
     assert entry.published_at.tzinfo == datetime.UTC
 
 
-def test_entries_without_link_or_title_are_skipped_with_a_reason():
+def test_entries_without_a_usable_link_get_an_identity_from_what_they_have():
     entries, skips = entries_normalise(
         [
             RawEntry(title="No link"),
@@ -159,17 +159,26 @@ def test_entries_without_link_or_title_are_skipped_with_a_reason():
             RawEntry(link="https://news.example/empty"),
             RawEntry(link="https://news.example/ok", title="Fine"),
         ],
-        base_url="",
+        base_url="https://feed.example/rss",
         now=NOW,
         limit=10,
     )
 
-    assert [e.title for e in entries] == ["Fine"]
-    assert [s.reason for s in skips] == [
-        "no link",
-        "no usable link (not an http or https URL)",
-        "no title and no text",
+    assert [e.title for e in entries] == ["No link", "Mail", "news.example/empty", "Fine"]
+    assert [e.url.split("#")[0] for e in entries] == [
+        "https://feed.example/rss",
+        "https://feed.example/rss",
+        "https://news.example/empty",
+        "https://news.example/ok",
     ]
+    assert skips == []
+
+
+def test_without_a_feed_url_an_entry_without_a_link_is_skipped():
+    entries, skips = entries_normalise([RawEntry(title="No link")], base_url="", now=NOW, limit=1)
+
+    assert entries == []
+    assert [s.reason for s in skips] == ["no link"]
 
 
 def test_at_most_the_limit_of_entries_is_taken_from_one_fetch():

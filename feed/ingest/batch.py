@@ -1,0 +1,174 @@
+"""Many fetches at once in one worker: claim a batch of due sources, fetch them in threads.
+
+Why threads (docs/ingestion.md): a fetch is mostly waiting on the network,
+and the guarded client (aitop.netguard) — the SSRF check on the dialled
+address, the body cap after decompression, timeouts, redirects — is a
+synchronous httpx client that is kept exactly as it is. Each thread runs
+only `feed_fetch_read` (GET, parse, normalise: no database query); the
+worker's main thread does every database step in order — the host's
+politeness slot before a request, the source's transaction after — so a
+batch uses one database connection whatever its concurrency, and SQLite
+sees one writer per worker.
+
+A source stays leased by this worker from its claim to its commit; a worker
+killed anywhere in between leaves leases that expire after
+AITOP_FETCH_LEASE_SECONDS, and those sources are claimed again. Each
+source's items and state are written in one transaction, so none is ever
+half-written.
+"""
+
+import dataclasses
+import datetime
+import logging
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from feed.ingest.due import sources_due
+from feed.ingest.leases import (
+    host_claim,
+    host_release,
+    host_slots,
+    lease_free_q,
+    source_release,
+)
+from feed.ingest.pipeline import (
+    FeedRead,
+    IngestResult,
+    Outcome,
+    feed_fetch_read,
+    host_deferred,
+    source_record_safely,
+)
+from feed.ingest.schedule import host_key
+from feed.models import Source
+
+logger = logging.getLogger(__name__)
+
+
+def sources_claim_batch(*, owner: str, now: datetime.datetime, limit: int) -> list[Source]:
+    """Lease up to `limit` due sources to `owner` and return them, the longest overdue first.
+
+    On PostgreSQL the due rows are locked with FOR UPDATE SKIP LOCKED, so
+    workers claiming at the same moment take different sources without
+    waiting; on SQLite (which ignores FOR UPDATE and has one writer at a
+    time) the conditional UPDATE on a free lease is what keeps two claims
+    apart. Either way a source goes to exactly one worker.
+    """
+    lease = datetime.timedelta(seconds=settings.FETCH_LEASE_SECONDS)
+    with transaction.atomic():
+        ids = list(
+            sources_due(now=now)
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("id", flat=True)[:limit]
+        )
+        if not ids:
+            return []
+        Source.objects.filter(lease_free_q(now), id__in=ids).update(
+            lease_owner=owner, lease_expires_at=now + lease
+        )
+    claimed = Source.objects.filter(id__in=ids, lease_owner=owner)
+    order = {source_id: position for position, source_id in enumerate(ids)}
+    return sorted(claimed, key=lambda source: order[source.id])
+
+
+@dataclasses.dataclass
+class _InFlight:
+    source: Source
+    host: str
+    # Who holds the host's slot: one name per request, so that two requests
+    # of this batch to one host hold (and free) two slots.
+    slot_owner: str
+    now: datetime.datetime
+    started: float
+
+
+def sources_fetch_batch(
+    *,
+    sources: list[Source],
+    owner: str,
+    concurrency: int | None = None,
+    now: datetime.datetime | None = None,
+) -> list[IngestResult]:
+    """Fetch sources that `owner` has leased, up to `concurrency` at once; one result each.
+
+    A source whose host is busy with one of this batch's own requests waits
+    for it; one whose host another worker holds, or whose gap has not passed,
+    is given back with its next fetch at the host's time (DEFERRED).
+    """
+    concurrency = concurrency or settings.FETCH_CONCURRENCY
+    pending = deque(sources)
+    in_flight: dict[Future, _InFlight] = {}
+    busy_hosts: dict[str, int] = {}
+    results: list[IngestResult] = []
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool:
+        while pending or in_flight:
+            waiting: deque[Source] = deque()
+            while pending and len(in_flight) < concurrency:
+                source = pending.popleft()
+                started = _start(source, owner=owner, now=now, busy_hosts=busy_hosts)
+                if isinstance(started, IngestResult):
+                    results.append(started)
+                elif started is None:
+                    waiting.append(source)
+                else:
+                    future = pool.submit(
+                        feed_fetch_read,
+                        url=source.feed_url,
+                        etag=source.etag,
+                        last_modified=source.last_modified,
+                        now=started.now,
+                    )
+                    in_flight[future] = started
+            pending = waiting + pending
+            if not in_flight:
+                continue
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                flight = in_flight.pop(future)
+                results.append(_finish(future, flight, owner=owner, busy_hosts=busy_hosts))
+    return results
+
+
+def _start(
+    source: Source, *, owner: str, now: datetime.datetime | None, busy_hosts: dict[str, int]
+) -> _InFlight | IngestResult | None:
+    """Take the source's host for it: in flight, a result (deferred), or None (wait for us)."""
+    host = host_key(source.feed_url)
+    ours = busy_hosts.get(host, 0)
+    if ours >= host_slots(host):
+        # Every slot of the host is ours: no need to ask the database.
+        return None
+    at = now or timezone.now()
+    slot_owner = f"{owner}/{source.pk}"
+    retry_at = host_claim(host=host, owner=slot_owner, now=at)
+    if retry_at is None:
+        busy_hosts[host] = ours + 1
+        return _InFlight(source, host, slot_owner, at, time.monotonic())
+    if ours:
+        # Our own request holds the host: this source goes when it is done.
+        return None
+    read = host_deferred(host, retry_at)
+    source_release(source_id=source.pk, owner=owner, next_fetch_at=retry_at)
+    return IngestResult(source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=retry_at)
+
+
+def _finish(
+    future: Future, flight: _InFlight, *, owner: str, busy_hosts: dict[str, int]
+) -> IngestResult:
+    """Free the host, then write what the fetch brought."""
+    elapsed = datetime.timedelta(seconds=time.monotonic() - flight.started)
+    host_release(host=flight.host, owner=flight.slot_owner, finished_at=flight.now + elapsed)
+    busy_hosts[flight.host] -= 1
+    try:
+        read = future.result()
+    except Exception as error:
+        logger.exception("fetching source %s failed", flight.source.pk)
+        read = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+    return source_record_safely(
+        flight.source, read, owner=owner, now=flight.now, started=flight.started
+    )

@@ -1,0 +1,164 @@
+"""fetch_worker's batches: claims that never overlap, fetches in parallel within politeness."""
+
+import datetime
+import threading
+
+import pytest
+from django.core.management import call_command
+
+from feed.ingest import Outcome
+from feed.ingest.batch import sources_claim_batch, sources_fetch_batch
+from feed.ingest.leases import host_claim
+from feed.ingest.schedule import host_key
+from feed.models import FetchAttempt, Item, Source
+from tests.factories import make_source
+from tests.loopback import LoopbackServer, respond, rss, rss_item
+
+pytestmark = pytest.mark.django_db
+NOW = datetime.datetime(2026, 12, 1, 9, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def servers():
+    """Three loopback servers: three hosts (the politeness key is host and port)."""
+    running = [LoopbackServer() for _ in range(3)]
+    yield running
+    for server in running:
+        server.stop()
+
+
+def feed_for(n: int) -> bytes:
+    return rss(*(rss_item(n * 100 + k, host=f"s{n}.example") for k in range(3)))
+
+
+def meeting_route(barrier: threading.Barrier, body: bytes):
+    """A feed that answers only once `barrier.parties` requests are in flight together."""
+
+    def handler(h):
+        try:
+            barrier.wait(timeout=5)
+        except threading.BrokenBarrierError:
+            respond(h, b"the requests did not overlap", status=500, content_type="text/plain")
+            return
+        respond(h, body)
+
+    return handler
+
+
+def claimed(owner: str, *, limit: int = 100) -> list[Source]:
+    return sources_claim_batch(owner=owner, now=NOW, limit=limit)
+
+
+def test_sources_on_different_hosts_are_fetched_at_the_same_time(servers, fetching):
+    barrier = threading.Barrier(3)
+    for n, server in enumerate(servers):
+        make_source(feed_url=server.route("/feed", meeting_route(barrier, feed_for(n))))
+
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=3, now=NOW)
+
+    assert [r.status for r in results] == [Outcome.OK] * 3, [r.error for r in results]
+    assert Item.objects.count() == 9
+
+
+def test_one_host_gets_one_request_at_a_time_by_default(server, fetching):
+    for n in range(4):
+        make_source(feed_url=server.serve(f"/feed/{n}", feed_for(n)))
+
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=4, now=NOW)
+
+    assert [r.status for r in results] == [Outcome.OK] * 4
+    assert server.max_in_flight == 1
+    assert Item.objects.count() == 12
+
+
+def test_the_per_host_setting_lets_that_many_requests_to_one_host_overlap(server, fetching):
+    fetching.FETCH_PER_HOST = 2
+    barrier = threading.Barrier(2)
+    for n in range(4):
+        make_source(feed_url=server.route(f"/feed/{n}", meeting_route(barrier, feed_for(n))))
+
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=4, now=NOW)
+
+    assert [r.status for r in results] == [Outcome.OK] * 4, [r.error for r in results]
+    assert server.max_in_flight == 2
+
+
+def test_a_host_with_a_gap_of_its_own_gets_one_request_at_a_time_whatever_the_setting(
+    server, fetching
+):
+    fetching.FETCH_PER_HOST = 4
+    fetching.FETCH_HOST_GAPS = {"127.0.0.1": 0.0}
+    for n in range(3):
+        make_source(feed_url=server.serve(f"/feed/{n}", feed_for(n)))
+
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=3, now=NOW)
+
+    assert [r.status for r in results] == [Outcome.OK] * 3
+    assert server.max_in_flight == 1
+
+
+def test_a_host_another_worker_holds_defers_the_source_and_frees_it(server, fetching):
+    source = make_source(feed_url=server.serve("/feed", feed_for(1)))
+    assert host_claim(host=host_key(source.feed_url), owner="other-worker", now=NOW) is None
+
+    (result,) = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=2, now=NOW)
+
+    source.refresh_from_db()
+    assert result.status == Outcome.DEFERRED
+    assert (source.lease_owner, source.lease_expires_at) == ("", None)
+    assert source.next_fetch_at == result.next_fetch_at > NOW
+    assert server.requests == []
+    assert not FetchAttempt.objects.exists()
+
+
+def test_the_host_gap_still_spaces_requests_of_one_batch(server, fetching):
+    fetching.FETCH_HOST_GAP = 30.0
+    for n in range(2):
+        make_source(feed_url=server.serve(f"/feed/{n}", feed_for(n)))
+
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=2, now=NOW)
+
+    assert sorted(r.status for r in results) == [Outcome.DEFERRED, Outcome.OK]
+    assert len(server.requests) == 1
+
+
+def test_two_workers_claiming_at_once_never_share_a_source():
+    sources = [make_source() for _ in range(10)]
+
+    first = claimed("w1", limit=6)
+    second = claimed("w2", limit=6)
+
+    assert len(first) == 6
+    assert len(second) == 4
+    assert {s.pk for s in first} | {s.pk for s in second} == {s.pk for s in sources}
+    assert Source.objects.filter(lease_owner="w1").count() == 6
+    assert claimed("w3") == []
+
+
+def test_a_batch_takes_never_fetched_sources_first_then_the_longest_overdue():
+    late = make_source(next_fetch_at=NOW - datetime.timedelta(hours=3))
+    later = make_source(next_fetch_at=NOW - datetime.timedelta(hours=1))
+    new = make_source(next_fetch_at=None)
+    make_source(next_fetch_at=NOW + datetime.timedelta(minutes=5))
+
+    assert [s.pk for s in claimed("w1")] == [new.pk, late.pk, later.pk]
+
+
+def test_an_expired_lease_is_claimed_again_but_a_live_one_is_not():
+    dead = make_source(lease_owner="killed", lease_expires_at=NOW - datetime.timedelta(seconds=1))
+    make_source(lease_owner="alive", lease_expires_at=NOW + datetime.timedelta(minutes=1))
+
+    assert [s.pk for s in claimed("w1")] == [dead.pk]
+
+
+def test_fetch_worker_until_idle_fetches_every_due_source_once(servers, fetching):
+    for n, server in enumerate(servers):
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+    make_source(slug="idle", feed_url="", is_active=True)
+
+    call_command("fetch_worker", "--until-idle", "--concurrency", "3", verbosity=0)
+
+    assert FetchAttempt.objects.filter(status="ok").count() == 3
+    assert Item.objects.count() == 9
+    assert [server.hits("/feed") for server in servers] == [1, 1, 1]
+    assert not Source.objects.exclude(lease_owner="").exists()
