@@ -370,6 +370,7 @@ class Item(models.Model):
             ("unfeature_item", _("Can unfeature items")),
             ("reject_item", _("Can reject items")),
             ("restore_item", _("Can restore rejected items")),
+            ("change_live_item", _("Can change the text of a live item")),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -608,3 +609,7 @@ class FetchHost(models.Model):
 
     def __str__(self) -> str:
         return self.host
+
+
+# Proposed revisions live in their own module; imported here so Django sees the model.
+from feed.revisions import ItemRevision  # noqa: E402, F401
