@@ -74,12 +74,13 @@ class ItemHistoryInline(admin.TabularInline):
 class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
     form = ItemForm
     inlines = [ItemHistoryInline]
-    # The queue's columns at 1280 px without a horizontal scroll: the title cell
-    # carries the summary excerpt and the source; "story" is the slot where the
+    # The queue's columns at 1280 px without a horizontal scroll: the summary
+    # excerpt wraps under its own narrow heading; "story" is the slot where the
     # story data goes (QueueColumnsMixin.story); decisions sit in their own cell.
     list_display = [
         "time",
-        "title_and_summary",
+        "title",
+        "excerpt",
         "source",
         "story",
         "tag_list",
@@ -88,7 +89,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
         "status_label",
         "decide",
     ]
-    list_display_links = ["title_and_summary"]
+    list_display_links = ["title"]
     list_editable = ["category", "heat"]
     list_filter = [
         StatusFilter,
@@ -139,16 +140,16 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
             .annotate(n=Count("pk"))
             .values("n")
         )
+        # Not super(): it orders before the annotations that the order may name.
         queryset = (
-            super()
-            .get_queryset(request)
+            self.model._default_manager.get_queryset()
             .select_related("source", "reviewed_by", "submitted_by")
             .annotate(
                 same_story_count=Coalesce(Subquery(others, output_field=IntegerField()), Value(0))
             )
             .prefetch_related("tags")
         )
-        return self.queue_order(request, queryset)
+        return self.queue_order(request, queryset).order_by(*self.get_ordering(request))
 
     def get_changelist_form(self, request, **kwargs):
         return ItemListForm
