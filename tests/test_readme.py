@@ -40,7 +40,8 @@ def test_each_manage_command_of_the_readme_runs_as_written(tmp_path):
     python = sys.executable
 
     def run(args: list[str]) -> subprocess.CompletedProcess:
-        return subprocess.run(
+        # The README's own commands, run with this interpreter.
+        return subprocess.run(  # noqa: S603
             [python, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )
 
@@ -77,7 +78,11 @@ def test_the_api_example_posts_to_a_demo_source_and_a_path_that_exists():
 
 
 def test_make_run_takes_a_port():
+    # make from PATH, as the README runs it.
     result = subprocess.run(
-        ["make", "-n", "run", "PORT=8001"], cwd=ROOT, capture_output=True, text=True
+        ["make", "-n", "run", "PORT=8001"],  # noqa: S607
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert "runserver 127.0.0.1:8001" in result.stdout
