@@ -1,6 +1,7 @@
 """One-click decisions from the queue and the form; featuring needs a why; editors recommend."""
 
 import pytest
+from django.utils import translation
 
 from editorial.errors import WhyRequired
 from editorial.models import ItemLogEntry, ItemRecommendation
@@ -17,7 +18,10 @@ def test_featuring_without_a_why_is_refused_and_changes_nothing():
     item = make_item(status="draft", recommendation="")
     before = item_state(item)
 
-    with pytest.raises(WhyRequired, match="cannot be featured without a “why recommended”"):
+    with (
+        translation.override("en"),
+        pytest.raises(WhyRequired, match="cannot be featured without a “why recommended”"),
+    ):
         item_feature(item=item, by=make_chief_editor())
 
     assert item_state(item) == before
