@@ -11,9 +11,12 @@ MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
 .PHONY: run test setup worker scheduler bench bench-site bench-ingest bench-api lint format messages clean
 
+# `make run PORT=8001` for another port.
+PORT ?= 8000
+
 run: setup
 	$(MANAGE) load_demo
-	$(MANAGE) runserver 127.0.0.1:8000
+	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 test: setup
 	$(BIN)/ruff check .

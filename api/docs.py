@@ -13,6 +13,7 @@ from api.serializers.items import (
     ItemEditSerializer,
     ItemSerializer,
     ItemSubmitSerializer,
+    ItemWithProposalSerializer,
 )
 from feed.models import Category, Kind
 
@@ -194,9 +195,13 @@ ITEM_PARTIAL_UPDATE = extend_schema(
     summary="Change an item",
     description="Needs `feed.change_item`. Send `version` as you read it and the fields to "
     "change. If anyone saved the item since, nothing is written and the answer is a 409 "
-    "naming who changed what. Status and publish time change only through the actions below.",
+    "naming who changed what. Status and publish time change only through the actions below. "
+    "On a published or featured item, a change to its title, URL, authors, summary, 'why' or "
+    "body by anyone but a chief editor (`feed.change_live_item`) is not written: it becomes a "
+    "proposed revision that a chief accepts or declines in the admin, and the answer is a 202 "
+    "with the item as it stands and `proposed_revision`. Other fields change at once.",
     request=ItemEditSerializer,
-    responses={200: ItemSerializer, 400: INVALID, 409: STALE},
+    responses={200: ItemSerializer, 202: ItemWithProposalSerializer, 400: INVALID, 409: STALE},
     examples=[
         OpenApiExample(
             "A correction",

@@ -18,10 +18,12 @@ from django.utils.translation import gettext as _
 
 from editorial.errors import EditConflict, FieldNotEditable, NotPermitted
 from editorial.models import ItemLogEntry, LogAction
+from editorial.revisions import user_may_change_live
 from editorial.workflow import User
 from feed.freshness import generation_bump
 from feed.html import clean_html
 from feed.models import Item
+from feed.revisions import GUARDED_FIELDS, ItemRevision, item_is_live, revision_record
 
 #: What an editor may change. Status, publish time and review fields belong to
 #: the workflow; fetch metadata (guid, fetch times, clicks) to ingestion.
@@ -81,14 +83,18 @@ def item_edit(
     changes: dict[str, Any],
     expected_version: int,
     now: datetime.datetime | None = None,
+    origin: str = ItemRevision.Origin.EDITOR,
 ) -> Item:
     """Apply an editor's changes, refusing them if anyone saved the item after `expected_version`.
 
     `changes` maps editable field names to new values (`tags` to a list of
     names, `source` to a Source). Only values that differ from the stored ones
-    count; with none, nothing is written. Raises `EditConflict` naming who
-    changed the item last and when; `django.core.exceptions.ValidationError`
-    for values the model refuses.
+    count; with none, nothing is written. On a live item, changes to the text
+    readers see (`GUARDED_FIELDS`) by someone who is not a chief editor are
+    not written but proposed: the returned item's `proposal` is that pending
+    `ItemRevision` (else None). Raises `EditConflict` naming who changed the
+    item last and when; `django.core.exceptions.ValidationError` for values
+    the model refuses.
     """
     _require(by, "feed.change_item")
     _check_editable(changes)
@@ -100,9 +106,24 @@ def item_edit(
         if current.version != expected_version:
             raise edit_conflict(current)
         changed = _changed_values(current, changes)
+        proposed = {}
+        if item_is_live(current) and not user_may_change_live(by):
+            proposed = {name: changed.pop(name) for name in list(changed) if name in GUARDED_FIELDS}
         if changed:
             _write(current, changed, by=by, expected_version=expected_version, now=now)
+        proposal = None
+        if proposed:
+            proposal = revision_record(
+                item=current,
+                origin=origin,
+                status=ItemRevision.Status.PENDING,
+                changes=proposed,
+                proposed_by=by,
+                proposed_by_name=by.get_username(),
+                now=now,
+            )
     item.refresh_from_db()
+    item.proposal = proposal
     return item
 
 

@@ -30,6 +30,12 @@ class ReasonRequired(WorkflowError):
     code = "reason_required"
 
 
+class WhyRequired(WorkflowError):
+    """Featuring an item that does not say why readers should read it."""
+
+    code = "why_required"
+
+
 class FieldNotEditable(WorkflowError):
     """An edit named a field that only the workflow (or nobody) may change."""
 

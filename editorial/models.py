@@ -18,6 +18,9 @@ class LogAction(models.TextChoices):
     UNFEATURE = "unfeature", _("Unfeatured")
     REJECT = "reject", _("Rejected")
     RESTORE = "restore", _("Restored")
+    RECOMMEND = "recommend", _("Recommended to a chief")
+    ACCEPT = "accept", _("Accepted a revision")
+    DECLINE = "decline", _("Declined a revision")
 
 
 class ItemLogEntry(models.Model):
@@ -75,3 +78,34 @@ class ItemLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} · {self.item_id} · {self.at:%Y-%m-%d %H:%M}"
+
+
+class ItemRecommendation(models.Model):
+    """An editor's "ready for a chief" on a draft, with a note; chiefs see these drafts first.
+
+    One per item (a second editor's recommendation replaces the first); it is
+    deleted when the item leaves the drafts, so the queue never ranks a
+    decided item by an old note.
+    """
+
+    item = models.OneToOneField(
+        Item, verbose_name=_("item"), on_delete=models.CASCADE, related_name="recommendation_mark"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    by_name = models.CharField(_("by (username)"), max_length=150, blank=True)
+    at = models.DateTimeField(_("at"))
+    note = models.TextField(_("note for the chief"), blank=True)
+
+    class Meta:
+        verbose_name = _("recommendation to a chief")
+        verbose_name_plural = _("recommendations to a chief")
+
+    def __str__(self) -> str:
+        return f"{self.item_id} · {self.by_name}"

@@ -32,6 +32,9 @@ EDITOR_PERMISSIONS = (
     "webhooks.view_delivery",
     "webhooks.change_delivery",
     "webhooks.view_attempt",
+    # Proposed revisions of live items, and drafts recommended to a chief.
+    "feed.view_itemrevision",
+    "editorial.view_itemrecommendation",
 )
 #: Chief editors decide what readers see.
 CHIEF_EDITOR_PERMISSIONS = (
@@ -41,6 +44,8 @@ CHIEF_EDITOR_PERMISSIONS = (
     "feed.unfeature_item",
     "feed.reject_item",
     "feed.restore_item",
+    # Accepting proposed revisions and editing a live item's text directly.
+    "feed.change_live_item",
 )
 ROLES: dict[str, tuple[str, ...]] = {
     EDITORS: EDITOR_PERMISSIONS,

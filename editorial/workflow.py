@@ -20,8 +20,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from editorial import signals
-from editorial.errors import NotPermitted, ReasonRequired, TransitionNotAllowed
-from editorial.models import ItemLogEntry, LogAction
+from editorial.errors import NotPermitted, ReasonRequired, TransitionNotAllowed, WhyRequired
+from editorial.models import ItemLogEntry, ItemRecommendation, LogAction
 from feed.freshness import generation_bump
 from feed.models import PUBLIC_STATUSES, Item
 
@@ -130,7 +130,11 @@ def item_feature(
     at: datetime.datetime | None = None,
     now: datetime.datetime | None = None,
 ) -> Item:
-    """Feature a draft (published from `at` or now) or a published item (its time kept)."""
+    """Feature a draft (published from `at` or now) or a published item (its time kept).
+
+    A featured item is one the desk recommends, so it must say why
+    (`recommendation`, "why recommended"); without it the move is refused.
+    """
     return _move(LogAction.FEATURE, item=item, by=by, at=at, now=now)
 
 
@@ -165,6 +169,16 @@ def _move(
         raise NotPermitted(str(move.refused))
     if item.status not in move.sources:
         raise TransitionNotAllowed(_not_from_message(move, item))
+    if action == LogAction.FEATURE and not (item.recommendation or "").strip():
+        raise WhyRequired(
+            str(
+                _(
+                    "“%(title)s” cannot be featured without a “why recommended”: "
+                    "write why readers should read it first."
+                )
+            )
+            % {"title": item.title}
+        )
     if at is not None and timezone.is_naive(at):
         raise ValueError("`at` must be an aware datetime")
     now = now or timezone.now()
@@ -194,6 +208,9 @@ def _move(
                 str(_("“%(title)s” was changed by someone else meanwhile: it is now %(status)s."))
                 % {"title": item.title, "status": status_label(item.status)}
             )
+        if from_status == S.DRAFT:
+            # Decided: the editor's "ready for a chief" has done its job.
+            ItemRecommendation.objects.filter(item=item).delete()
         ItemLogEntry.objects.create(
             item=item,
             action=action,

@@ -25,6 +25,7 @@ def demo_load(*, now: datetime.datetime | None = None) -> DemoResult:
     sources_created = 0
     for slug, spec in specs.items():
         fields = {k: v for k, v in spec.items() if k not in {"slug", "tags", "item_base"}}
+        fields["is_active"] = False
         source, created = Source.objects.get_or_create(slug=slug, defaults=fields)
         if created:
             source.default_tags.set(spec["tags"])

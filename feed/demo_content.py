@@ -12,6 +12,9 @@ Times are given as hours before the moment the demo is loaded, so a fresh
 install always shows the last ten days or so.
 """
 
+# The demo's sources are examples: inactive, so nothing fetches them (their
+# hosts are invented, and arXiv cannot be reached without internet), and a
+# fresh install's source health stays clean. Activate one to try fetching.
 SOURCES = [
     {
         "slug": "arxiv-cs-lg",

@@ -395,6 +395,7 @@ class Item(models.Model):
             ("unfeature_item", _("Can unfeature items")),
             ("reject_item", _("Can reject items")),
             ("restore_item", _("Can restore rejected items")),
+            ("change_live_item", _("Can change the text of a live item")),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -666,3 +667,7 @@ class Generation(models.Model):
 
     def __str__(self) -> str:
         return str(self.value)
+
+
+# Proposed revisions live in their own module; imported here so Django sees the model.
+from feed.revisions import ItemRevision  # noqa: E402, F401

@@ -32,6 +32,8 @@ def make_item(**kwargs) -> Item:
     if "source" not in kwargs:
         kwargs["source"] = make_source()
     kwargs.setdefault("title", f"Item {n}")
+    # Featuring needs a "why recommended"; every test item has one unless told otherwise.
+    kwargs.setdefault("recommendation", f"Why item {n} is worth reading.")
     kwargs.setdefault("url", f"https://news.example/items/{n}")
     kwargs.setdefault("guid", kwargs["url"])
     kwargs.setdefault("kind", kwargs["source"].kind)

@@ -196,3 +196,38 @@ class RejectSerializer(StrictFieldsMixin, serializers.Serializer):
 
 class EmptySerializer(StrictFieldsMixin, serializers.Serializer):
     """No fields."""
+
+
+def revision_payload(revision) -> dict[str, Any]:
+    """A proposed revision as the API reports it after a PATCH of a live item."""
+    return {
+        "id": revision.pk,
+        "status": revision.status,
+        "fields": sorted(revision.changes),
+        "message": str(
+            _(
+                "The item is live: the change to %(fields)s waits for a chief editor, "
+                "who accepts or declines it in the admin."
+            )
+            % {"fields": ", ".join(sorted(revision.changes))}
+        ),
+    }
+
+
+class RevisionSerializer(serializers.Serializer):
+    """A proposal waiting for a chief editor (for the schema of a 202)."""
+
+    id = serializers.IntegerField()
+    status = serializers.CharField(help_text="`pending` until a chief editor decides.")
+    fields = serializers.ListField(child=serializers.CharField())
+    message = serializers.CharField()
+
+
+class ItemWithProposalSerializer(ItemSerializer):
+    """The item unchanged in its live text, with the revision that waits (the 202 of a PATCH)."""
+
+    proposed_revision = RevisionSerializer(read_only=True)
+
+    class Meta(ItemSerializer.Meta):
+        fields = [*ItemSerializer.Meta.fields, "proposed_revision"]
+        read_only_fields = fields

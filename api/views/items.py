@@ -23,6 +23,7 @@ from api.serializers.items import (
     PublishSerializer,
     RejectSerializer,
     items_for_api,
+    revision_payload,
 )
 from api.views.base import CheckedParametersMixin
 from editorial import workflow
@@ -37,6 +38,7 @@ from editorial.errors import (
 from editorial.models import LogAction
 from feed.ingest.normalise import url_canonical
 from feed.models import Item
+from feed.revisions import ItemRevision
 
 _KEYSETS = {
     "latest": [Key("published_at", type="datetime"), Key("id")],
@@ -171,11 +173,26 @@ class ItemViewSet(
         if "url" in changes:
             _duplicate(changes["url"], readable=self.readable_items(), exclude_pk=item.pk)
         try:
-            item = item_edit(item=item, by=request.user, changes=changes, expected_version=version)
+            item = item_edit(
+                item=item,
+                by=request.user,
+                changes=changes,
+                expected_version=version,
+                origin=ItemRevision.Origin.API,
+            )
         except (NotPermitted, EditConflict, FieldNotEditable, DjangoValidationError) as error:
             raise _refusal(error) from None
+        proposal = item.proposal
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
-        return Response(ItemSerializer(item, context=self.get_serializer_context()).data)
+        data = ItemSerializer(item, context=self.get_serializer_context()).data
+        if proposal is None:
+            return Response(data)
+        # A live item's text waits for a chief editor: 202, the item as it
+        # stands, and what was proposed.
+        return Response(
+            {**data, "proposed_revision": revision_payload(proposal)},
+            status=status.HTTP_202_ACCEPTED,
+        )
 
     def _transition(self, request, move: LogAction, serializer_class, call):
         """Check the permission, find the item, run the workflow function, answer with the item."""

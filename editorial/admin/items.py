@@ -20,8 +20,10 @@ from django.utils.translation import gettext_lazy
 
 from editorial import workflow
 from editorial.admin.bulk import done_message, items_move, refused_message
+from editorial.admin.decisions import ItemDecisionsMixin, decision_context, role_note
 from editorial.admin.filters import ALL, StatusFilter, TagFilter
 from editorial.admin.forms import ItemForm, ItemListForm
+from editorial.admin.queue import QueueColumnsMixin
 from editorial.admin.tags import tag_suggestions
 from editorial.edits import EDITABLE_FIELDS, item_create, item_edit
 from editorial.errors import EditConflict, WorkflowError
@@ -69,19 +71,23 @@ class ItemHistoryInline(admin.TabularInline):
 
 
 @admin.register(Item)
-class ItemAdmin(admin.ModelAdmin):
+class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
     form = ItemForm
     inlines = [ItemHistoryInline]
+    # The queue's columns at 1280 px without a horizontal scroll: the summary
+    # excerpt wraps under its own narrow heading; "story" is the slot where the
+    # story data goes (QueueColumnsMixin.story); decisions sit in their own cell.
     list_display = [
         "time",
-        "source",
         "title",
-        "kind",
-        "category",
+        "excerpt",
+        "source",
+        "story",
         "tag_list",
+        "category",
         "heat",
         "status_label",
-        "same_story",
+        "decide",
     ]
     list_display_links = ["title"]
     list_editable = ["category", "heat"]
@@ -122,6 +128,7 @@ class ItemAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ["editorial/admin.css"]}
+        js = ["editorial/queue.js"]
 
     # --- the queue -------------------------------------------------------------
 
@@ -135,15 +142,16 @@ class ItemAdmin(admin.ModelAdmin):
             .annotate(n=Count("pk"))
             .values("n")
         )
-        return (
-            super()
-            .get_queryset(request)
+        # Not super(): it orders before the annotations that the order may name.
+        queryset = (
+            self.model._default_manager.get_queryset()
             .select_related("source", "reviewed_by", "submitted_by")
             .annotate(
                 same_story_count=Coalesce(Subquery(others, output_field=IntegerField()), Value(0))
             )
             .prefetch_related("tags")
         )
+        return self.queue_order(request, queryset).order_by(*self.get_ordering(request))
 
     def get_changelist_form(self, request, **kwargs):
         return ItemListForm
@@ -151,6 +159,7 @@ class ItemAdmin(admin.ModelAdmin):
     def changelist_view(self, request, extra_context=None):
         if _has_nul(request):
             return HttpResponseBadRequest(_("The request contains a NUL character."))
+        extra_context = {**(extra_context or {}), **self.queue_context(request)}
         try:
             return super().changelist_view(request, extra_context)
         except EditConflict:
@@ -158,8 +167,10 @@ class ItemAdmin(admin.ModelAdmin):
             # pass sees their version and shows the conflict on that row.
             return super().changelist_view(request, extra_context)
 
-    @admin.display(description=gettext_lazy("time"), ordering="created_at")
+    @admin.display(description=gettext_lazy("added"), ordering="created_at")
     def time(self, item: Item) -> str:
+        # When the item came into the desk (fetched, imported or typed in), in
+        # the site's time zone; the publish time is in the status column.
         return formats.date_format(timezone.localtime(item.created_at), "SHORT_DATETIME_FORMAT")
 
     @admin.display(description=gettext_lazy("tags"))
@@ -190,14 +201,6 @@ class ItemAdmin(admin.ModelAdmin):
             item.status,
             item.get_status_display(),
         )
-
-    @admin.display(description=gettext_lazy("same story"), ordering="same_story_count")
-    def same_story(self, item: Item) -> str:
-        count = getattr(item, "same_story_count", 0)
-        if not count:
-            return "0"
-        query = urlencode({"status": ALL, "cluster_key": item.cluster_key})
-        return format_html('<a href="?{}" title="{}">{}</a>', query, _("Same story"), count)
 
     # --- bulk actions -----------------------------------------------------------
 
@@ -357,6 +360,8 @@ class ItemAdmin(admin.ModelAdmin):
             {
                 "editorial_can_publish": may[LogAction.PUBLISH],
                 "editorial_can_feature": may[LogAction.FEATURE],
+                "decide": decision_context(request, obj),
+                "role_note": role_note(request.user),
             }
         )
         return super().render_change_form(request, context, add, change, form_url, obj)
@@ -369,6 +374,8 @@ class ItemAdmin(admin.ModelAdmin):
                 changes=form.edited_values(),
                 expected_version=form.cleaned_data["expected_version"],
             )
+            if obj.proposal is not None:
+                self.message_user(request, proposal_message(obj), messages.WARNING)
             return
         fields = {
             name: form.cleaned_data[name] for name in EDITABLE_FIELDS if name in form.cleaned_data
@@ -440,6 +447,17 @@ class ItemAdmin(admin.ModelAdmin):
     def tag_autocomplete_view(self, request: HttpRequest):
         """Existing tags for the item form's tag field, as the editor types."""
         return tag_suggestions(request, allowed=self.has_change_permission(request))
+
+
+def proposal_message(item: Item) -> str:
+    """Tell an editor that their change to a live item waits for a chief."""
+    fields = ", ".join(
+        str(Item._meta.get_field(name).verbose_name) for name in sorted(item.proposal.changes)
+    )
+    return _("“%(title)s” is live: your change to %(fields)s waits for a chief editor.") % {
+        "title": item.title,
+        "fields": fields,
+    }
 
 
 def _has_nul(request: HttpRequest) -> bool:

@@ -149,7 +149,9 @@ def _flush(pending: list, *, now: datetime.datetime, result: ItemsImportResult) 
             seen.add(entry.url)
             entries.append(entry)
         with transaction.atomic():
-            counts: UpsertCounts = items_upsert(source=source, entries=entries, now=now)
+            counts: UpsertCounts = items_upsert(
+                source=source, entries=entries, now=now, origin="import"
+            )
         result.new += counts.new
         result.updated += counts.updated
         result.unchanged += counts.unchanged

@@ -7,8 +7,10 @@ The rules, in the order they are applied to each entry:
   story from two feeds is one item);
 - a known item is refreshed only by its own source, and only in the fields
   the feed owns (title, authors, time, summary, body), never in a field an
-  editor has changed (`edited_fields`), and never in its status: a rejected
-  item stays rejected, a published one stays published;
+  editor has changed (`edited_fields`), never to an empty value, and never in
+  its status: a rejected item stays rejected, a published one stays
+  published; a live item's text changes only through a proposed revision
+  that a chief editor accepts (feed/revisions.py);
 - an unknown entry whose URL an editor deleted (a tombstone) stays deleted;
 - any other entry becomes a draft with the source's kind, category and
   default tags, the tags of the keyword rules it matches (and arXiv's
@@ -23,13 +25,13 @@ import dataclasses
 import datetime
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F
+from django.db.models import Count
 
-from feed.freshness import generation_bump_if_public
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.normalise import Entry, Skip
 from feed.ingest.tagging import items_tag
 from feed.models import Item, Source, Tombstone
+from feed.revisions import item_refresh_from_source
 
 BATCH_SIZE = 500
 # What an item's heat gains for each other source that carries the same story.
@@ -54,8 +56,12 @@ def items_upsert(
     entries: list[Entry],
     now: datetime.datetime,
     tagger: KeywordTagger | None = None,
+    origin: str = "feed",
 ) -> UpsertCounts:
-    """Create drafts for new entries and refresh the feed fields of known ones."""
+    """Create drafts for new entries and refresh the feed fields of known ones.
+
+    `origin` ("feed" or "import") is what the item's revisions say made a change.
+    """
     counts = UpsertCounts()
     if not entries:
         return counts
@@ -69,11 +75,14 @@ def items_upsert(
             tagger=tagger,
             default_tags=default_tags,
             counts=counts,
+            origin=origin,
         )
     return counts
 
 
-def _upsert_batch(*, source, batch, now, tagger, default_tags, counts: UpsertCounts) -> None:
+def _upsert_batch(
+    *, source, batch, now, tagger, default_tags, counts: UpsertCounts, origin: str
+) -> None:
     urls = [entry.url for entry in batch]
     guids = [entry.guid for entry in batch if entry.guid]
     fields = (*_COMPARED, *_FEED_FIELDS)
@@ -99,7 +108,7 @@ def _upsert_batch(*, source, batch, now, tagger, default_tags, counts: UpsertCou
             counts.unchanged += 1
             continue
         handled.add(item.id)
-        if _item_refresh(item, entry, now=now):
+        if _item_refresh(item, entry, source=source, origin=origin, now=now):
             counts.updated += 1
         else:
             counts.unchanged += 1
@@ -130,27 +139,11 @@ def _feed_values(entry: Entry) -> dict:
     return values
 
 
-def _item_refresh(item: Item, entry: Entry, *, now: datetime.datetime) -> bool:
-    """Write the feed's changed fields unless an editor owns them; True if any changed."""
-    for _attempt in range(3):
-        edited = set(item.edited_fields or [])
-        changes = {
-            field: value
-            for field, value in _feed_values(entry).items()
-            if field not in edited and getattr(item, field) != value
-        }
-        if not changes:
-            return False
-        # Conditional on the version we read: an editor's save in between wins,
-        # and we look again at what is left for us to change.
-        written = Item.objects.filter(pk=item.pk, version=item.version).update(
-            **changes, fetched_at=now, updated_at=now, version=F("version") + 1
-        )
-        if written:
-            generation_bump_if_public(item.status)
-            return True
-        item = Item.objects.only(*_COMPARED, *_FEED_FIELDS).get(pk=item.pk)
-    return False
+def _item_refresh(item: Item, entry: Entry, *, source: Source, origin: str, now) -> bool:
+    """Apply the feed's changes, or propose them for a live item (feed/revisions.py)."""
+    return item_refresh_from_source(
+        item=item, values=_feed_values(entry), origin=origin, by_name=source.slug, now=now
+    )
 
 
 def _items_insert(items: list[Item]) -> list[Item]:

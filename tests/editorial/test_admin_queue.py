@@ -64,7 +64,7 @@ def test_the_status_filter_offers_every_state_and_all(client):
     ]
 
 
-def test_a_row_shows_time_source_kind_category_tags_heat_status_and_same_story_count(client):
+def test_a_row_shows_time_source_summary_category_tags_heat_status_and_story(client):
     source = make_source(name="arXiv cs.LG", kind="paper")
     drafted(
         "Sparse experts revisited",
@@ -84,13 +84,13 @@ def test_a_row_shows_time_source_kind_category_tags_heat_status_and_same_story_c
     row = re.search(r"<tr>.*?Sparse experts revisited.*?</tr>", html, re.S).group(0)
 
     assert '<td class="field-source nowrap">arXiv cs.LG</td>' in row or ">arXiv cs.LG<" in row
-    assert ">Paper<" in row
     assert 'value="paper" selected' in row
+    assert '<td class="field-excerpt"><span class="editorial-excerpt">' in row
     assert ">论文</a>, <a" in row and ">推理</a>" in row
     assert 'value="64"' in row
     assert "editorial-status--draft" in row and ">Draft<" in row
-    same = re.search(r'<td class="field-same_story">(.*?)</td>', row).group(1)
-    assert re.search(r">2</a>$", same)
+    same = re.search(r'<td class="field-story">(.*?)</td>', row).group(1)
+    assert re.search(r">2 other sources</a>$", same)
     assert "cluster_key=moe-2026" in same
 
 

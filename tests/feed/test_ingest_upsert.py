@@ -57,10 +57,13 @@ def test_fetching_the_same_feed_twice_adds_nothing(server, fetching):
     assert set(Item.objects.values_list("fetched_at", flat=True)) == {LATER}
 
 
-def test_a_changed_entry_updates_the_feed_fields_but_never_the_status(server, fetching):
+def test_a_changed_entry_updates_a_drafts_feed_fields_but_never_the_status(server, fetching):
     source = make_source(feed_url=server.url("/feed"))
     item = make_item(
-        source=source, url="https://news.example/stories/1", guid="https://news.example/stories/1"
+        source=source,
+        url="https://news.example/stories/1",
+        guid="https://news.example/stories/1",
+        status="draft",
     )
     server.serve("/feed", rss(rss_item(1, title="Corrected headline")))
 
@@ -69,8 +72,7 @@ def test_a_changed_entry_updates_the_feed_fields_but_never_the_status(server, fe
     item_after = Item.objects.get(pk=item.pk)
     assert result.updated == 1
     assert item_after.title == "Corrected headline"
-    assert item_after.status == "published"
-    assert item_after.published_at == item.published_at
+    assert item_after.status == "draft"
     assert item_after.version == item.version + 1
 
 
@@ -142,7 +144,9 @@ def test_an_entry_found_by_guid_is_the_same_item_even_at_a_new_url(server, fetch
     )
     server.serve("/feed", rss(item_xml))
     source = make_source(feed_url=server.url("/feed"))
-    item = make_item(source=source, url="https://news.example/old-place", guid="story-7")
+    item = make_item(
+        source=source, url="https://news.example/old-place", guid="story-7", status="draft"
+    )
 
     result = ingest_source(source, now=NOW)
 
