@@ -1,0 +1,108 @@
+"""The database objects behind feed/search.py: SQL functions and indexes, or an FTS5 table.
+
+Created by migration `feed.0004_searchbench_search_index`. On SQLite the
+triggers are also re-created after every `migrate` (feed/apps.py), because
+SQLite drops a table's triggers when a later migration rebuilds `feed_item`.
+"""
+
+import logging
+
+logger = logging.getLogger(__name__)
+
+# Same text as `PUBLIC_STATUSES`, so the planner sees `visible()` implies the predicate.
+_PUBLIC = "status IN ('published', 'featured')"
+_DOCUMENT = "feed_item_search_text(title, summary, recommendation, authors)"
+
+POSTGRES_CREATE = [
+    # Inlined by the planner, so the trigram index's expression and the query's match.
+    """CREATE OR REPLACE FUNCTION feed_item_search_text(
+        title text, summary text, recommendation text, authors text
+    ) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN lower(title || E'\\n' || summary || E'\\n' || recommendation || E'\\n' || authors)""",
+    # The distinct 1- and 2-character grams without white space: what a word too
+    # short for trigrams is looked up by.
+    """CREATE OR REPLACE FUNCTION feed_item_short_grams(document text)
+    RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
+        SELECT coalesce(array_agg(DISTINCT gram), '{}') FROM (
+            SELECT substr(document, i, n) AS gram
+            FROM generate_series(1, length(document)) AS i, (VALUES (1), (2)) AS width(n)
+            WHERE i + n - 1 <= length(document)
+        ) AS grams WHERE gram !~ '\\s'
+    $$""",
+    f"""CREATE INDEX IF NOT EXISTS item_search_trgm_idx ON feed_item
+    USING gin ({_DOCUMENT} gin_trgm_ops) WHERE {_PUBLIC}""",
+    f"""CREATE INDEX IF NOT EXISTS item_search_grams_idx ON feed_item
+    USING gin (feed_item_short_grams({_DOCUMENT})) WHERE {_PUBLIC}""",
+]
+POSTGRES_DROP = [
+    "DROP INDEX IF EXISTS item_search_grams_idx",
+    "DROP INDEX IF EXISTS item_search_trgm_idx",
+    "DROP FUNCTION IF EXISTS feed_item_short_grams(text)",
+    "DROP FUNCTION IF EXISTS feed_item_search_text(text, text, text, text)",
+]
+
+_COLUMNS = "title, summary, recommendation, authors"
+_NEW = "new.id, new.title, new.summary, new.recommendation, new.authors"
+_OLD = "'delete', old.id, old.title, old.summary, old.recommendation, old.authors"
+SQLITE_TABLE = f"""CREATE VIRTUAL TABLE IF NOT EXISTS feed_item_search USING fts5(
+    {_COLUMNS}, content='feed_item', content_rowid='id', tokenize='trigram')"""
+SQLITE_TRIGGERS = {
+    "feed_item_search_insert": f"""CREATE TRIGGER feed_item_search_insert
+    AFTER INSERT ON feed_item BEGIN
+        INSERT INTO feed_item_search(rowid, {_COLUMNS}) VALUES ({_NEW});
+    END""",
+    "feed_item_search_delete": f"""CREATE TRIGGER feed_item_search_delete
+    AFTER DELETE ON feed_item BEGIN
+        INSERT INTO feed_item_search(feed_item_search, rowid, {_COLUMNS}) VALUES ({_OLD});
+    END""",
+    "feed_item_search_update": f"""CREATE TRIGGER feed_item_search_update
+    AFTER UPDATE OF {_COLUMNS} ON feed_item BEGIN
+        INSERT INTO feed_item_search(feed_item_search, rowid, {_COLUMNS}) VALUES ({_OLD});
+        INSERT INTO feed_item_search(rowid, {_COLUMNS}) VALUES ({_NEW});
+    END""",
+}
+
+
+def search_schema_create(*, connection) -> None:
+    """Create the search functions and indexes (PostgreSQL) or FTS5 table (SQLite)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for statement in POSTGRES_CREATE:
+                cursor.execute(statement)
+        elif connection.vendor == "sqlite":
+            cursor.execute(SQLITE_TABLE)
+            for statement in SQLITE_TRIGGERS.values():
+                cursor.execute(statement)
+            cursor.execute("INSERT INTO feed_item_search(feed_item_search) VALUES ('rebuild')")
+
+
+def search_schema_repair(*, connection) -> bool:
+    """SQLite: re-create missing triggers and rebuild the index from `feed_item`; True if any."""
+    if connection.vendor != "sqlite":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'feed_item_search'")
+        if cursor.fetchone() is None:
+            return False
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {name for (name,) in cursor.fetchall()}
+        missing = [name for name in SQLITE_TRIGGERS if name not in present]
+        for name in missing:
+            cursor.execute(SQLITE_TRIGGERS[name])
+        if missing:
+            # Writes made while a trigger was missing are not in the index: start again.
+            cursor.execute("INSERT INTO feed_item_search(feed_item_search) VALUES ('rebuild')")
+            logger.info("Search index rebuilt; triggers re-created: %s", ", ".join(missing))
+    return bool(missing)
+
+
+def search_schema_drop(*, connection) -> None:
+    """Remove what `search_schema_create` made."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for statement in POSTGRES_DROP:
+                cursor.execute(statement)
+        elif connection.vendor == "sqlite":
+            for name in SQLITE_TRIGGERS:
+                cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
+            cursor.execute("DROP TABLE IF EXISTS feed_item_search")
