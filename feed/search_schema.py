@@ -41,24 +41,29 @@ POSTGRES_DROP = [
     "DROP FUNCTION IF EXISTS feed_item_search_text(text, text, text, text)",
 ]
 
-_COLUMNS = "title, summary, recommendation, authors"
-_NEW = "new.id, new.title, new.summary, new.recommendation, new.authors"
-_OLD = "'delete', old.id, old.title, old.summary, old.recommendation, old.authors"
-SQLITE_TABLE = f"""CREATE VIRTUAL TABLE IF NOT EXISTS feed_item_search USING fts5(
-    {_COLUMNS}, content='feed_item', content_rowid='id', tokenize='trigram')"""
+SQLITE_TABLE = """CREATE VIRTUAL TABLE IF NOT EXISTS feed_item_search USING fts5(
+    title, summary, recommendation, authors,
+    content='feed_item', content_rowid='id', tokenize='trigram')"""
+# External content: a row leaves the index by the 'delete' command with its old values.
 SQLITE_TRIGGERS = {
-    "feed_item_search_insert": f"""CREATE TRIGGER feed_item_search_insert
+    "feed_item_search_insert": """CREATE TRIGGER feed_item_search_insert
     AFTER INSERT ON feed_item BEGIN
-        INSERT INTO feed_item_search(rowid, {_COLUMNS}) VALUES ({_NEW});
+        INSERT INTO feed_item_search(rowid, title, summary, recommendation, authors)
+        VALUES (new.id, new.title, new.summary, new.recommendation, new.authors);
     END""",
-    "feed_item_search_delete": f"""CREATE TRIGGER feed_item_search_delete
+    "feed_item_search_delete": """CREATE TRIGGER feed_item_search_delete
     AFTER DELETE ON feed_item BEGIN
-        INSERT INTO feed_item_search(feed_item_search, rowid, {_COLUMNS}) VALUES ({_OLD});
+        INSERT INTO feed_item_search(feed_item_search, rowid, title, summary, recommendation,
+            authors)
+        VALUES ('delete', old.id, old.title, old.summary, old.recommendation, old.authors);
     END""",
-    "feed_item_search_update": f"""CREATE TRIGGER feed_item_search_update
-    AFTER UPDATE OF {_COLUMNS} ON feed_item BEGIN
-        INSERT INTO feed_item_search(feed_item_search, rowid, {_COLUMNS}) VALUES ({_OLD});
-        INSERT INTO feed_item_search(rowid, {_COLUMNS}) VALUES ({_NEW});
+    "feed_item_search_update": """CREATE TRIGGER feed_item_search_update
+    AFTER UPDATE OF title, summary, recommendation, authors ON feed_item BEGIN
+        INSERT INTO feed_item_search(feed_item_search, rowid, title, summary, recommendation,
+            authors)
+        VALUES ('delete', old.id, old.title, old.summary, old.recommendation, old.authors);
+        INSERT INTO feed_item_search(rowid, title, summary, recommendation, authors)
+        VALUES (new.id, new.title, new.summary, new.recommendation, new.authors);
     END""",
 }
 
@@ -81,7 +86,9 @@ def search_schema_repair(*, connection) -> bool:
     if connection.vendor != "sqlite":
         return False
     with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'feed_item_search'")
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'feed_item_search'"
+        )
         if cursor.fetchone() is None:
             return False
         cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")

@@ -23,7 +23,7 @@ TEXTS = [
     ("RLHF, explained", "Reward models and PPO; 100% of the basics.", "", "Nathan Lambert"),
     ("强化学习与推理", "DeepSeek-R1 用 RL 训练推理能力", "国产之光", "DeepSeek"),
     ("snake_case and under_scores", "a_b is not a-b; 50% off", "", "Ada Moreau"),
-    ("C++ 与 CUDA 内核", "写一个 GEMM kernel。", "\"Quoted\" advice", "O'Brien"),
+    ("C++ 与 CUDA 内核", "写一个 GEMM kernel。", '"Quoted" advice', "O'Brien"),
     ("Agents 智能体", "多智能体协作框架", "", ""),
     ("视觉语言模型 VLM", "图像理解与生成", "看这里", "Qwen 团队"),
     ("A tiny model", "小模型也能打", "", "Ai2"),
@@ -149,9 +149,7 @@ def test_api_q_answers_the_same_items_newest_first(corpus):
 
     response = APIClient().get("/api/v1/items/", {"q": "推理"})
 
-    assert [row["title"] for row in response.json()["results"]] == [
-        item.title for item in expected
-    ]
+    assert [row["title"] for row in response.json()["results"]] == [item.title for item in expected]
 
 
 def test_stream_q_shows_the_matching_titles_only(client, corpus):
