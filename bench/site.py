@@ -73,6 +73,29 @@ def manage(env: dict, *arguments: str) -> None:
     subprocess.run(command, cwd=ROOT, env=env, check=True)  # noqa: S603 - our own commands
 
 
+def database_ensure(url: str) -> None:
+    """Create the PostgreSQL database the URL names when it does not exist yet."""
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    if "postgresql" not in config["ENGINE"]:
+        return
+    with psycopg.connect(
+        host=config["HOST"] or "127.0.0.1",
+        port=config["PORT"] or 5432,
+        user=config["USER"],
+        password=config["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]])
+        if found.fetchone() is None:
+            conn.execute(
+                psycopg.sql.SQL("CREATE DATABASE {}").format(psycopg.sql.Identifier(config["NAME"]))
+            )
+
+
 def pages() -> list[tuple[str, str]]:
     """(label, path) of every page measured, chosen from the seeded data."""
     import datetime
@@ -271,6 +294,7 @@ def main() -> None:
     if re.search(r"/aitop/?$", args.database_url):
         raise SystemExit("refusing to benchmark the `aitop` database: use one of its own")
 
+    database_ensure(args.database_url)
     env = environment(args)
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
