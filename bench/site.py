@@ -181,7 +181,9 @@ _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 def wrk(args, url: str, headers: dict | None = None) -> tuple[float, float, float, int]:
     """requests/s, p50 and p99 in ms, and non-2xx/3xx answers of one bounded wrk run."""
+    # wrk's own timeout is 2 s: a slower answer would vanish from the latencies.
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s"]
+    command += ["--timeout", "30s"]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
     command += ["--latency", url]
@@ -210,6 +212,17 @@ def measure(args, server: Server, label: str, path: str, headers=None, after=Non
     return Result(label, path, rate, p50, p99, queries, errors)
 
 
+_touch_lock = threading.Lock()
+
+
+def touch() -> None:
+    """One visible change; the toucher thread and the query count take turns."""
+    from bench.touch import bench_touch
+
+    with _touch_lock:
+        bench_touch()
+
+
 class Toucher(threading.Thread):
     """Makes one visible change every `interval` seconds until stopped."""
 
@@ -222,17 +235,13 @@ class Toucher(threading.Thread):
     def run(self):
         from django.db import connection
 
-        from bench.touch import bench_touch
-
         while not self.halt.wait(self.interval):
-            bench_touch()
+            touch()
             self.count += 1
         connection.close()
 
 
 def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[Result]:
-    from bench.touch import bench_touch
-
     cache_url = "dummy://" if state == "cold" else args.cache_url
     if cache_url.startswith("redis://"):
         import redis
@@ -245,9 +254,7 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
         if toucher:
             toucher.start()
         for label, path in urls:
-            results.append(
-                measure(args, server, label, path, after=bench_touch if toucher else None)
-            )
+            results.append(measure(args, server, label, path, after=touch if toucher else None))
         etag = get(server.base, "/")[1].get("ETag")
         if etag and state != "change":
             results.append(measure(args, server, "stream, 304", "/", {"If-None-Match": etag}))
@@ -307,14 +314,17 @@ def main() -> None:
     if not Item.objects.exists():
         manage(env, "bench_seed", f"--items={args.items}")
     urls = [(label, path) for label, path in pages() if not args.only or args.only in label]
+    load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(
+        f"load average before the run {load}; "
         f"{Item.objects.count():,} items ({Item.objects.visible().count():,} visible); "
         f"gunicorn {args.workers} sync workers; wrk -t{args.threads} -c{args.connections} "
         f"-d{args.duration}s\n"
     )
     for state in args.states.split(","):
+        load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
         results = run_state(args, env, state, urls)
-        print(f"### {STATE_TITLES[state]}\n\n{table(results)}\n", flush=True)
+        print(f"### {STATE_TITLES[state]} (load before: {load})\n\n{table(results)}\n", flush=True)
 
 
 if __name__ == "__main__":
