@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 # unless the caller says otherwise.
 MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
-.PHONY: run test setup worker scheduler bench bench-site bench-ingest bench-api lint format messages clean
+.PHONY: run test setup worker scheduler bench bench-site bench-ingest bench-api bench-explain lint format messages clean
 
 # `make run PORT=8001` for another port.
 PORT ?= 8000
@@ -42,15 +42,18 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(INSTALLED)
 
-# Benchmarks (README: "Benchmarks"), each on a throwaway database; nothing real
-# is touched. BENCH_ARGS passes options to one of them, e.g.
-# make bench-site BENCH_ARGS="--items 20000 --requests 100".
-bench: bench-site bench-ingest bench-api
+# Benchmarks (README: "Benchmarks"; docs/benchmarks.md). The site benchmark runs on
+# a PostgreSQL database of its own, created and seeded with BENCH_ITEMS items if
+# empty; BENCH_SITE_ARGS passes options to bench/site.py, BENCH_ARGS to bench-ingest.
+BENCH_ITEMS ?= 10000
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/aitop_bench_$(BENCH_ITEMS)
+BENCH_SITE := $(BIN)/python bench/site.py --database-url $(BENCH_DATABASE_URL) --items $(BENCH_ITEMS)
 
-# The public pages, DEBUG off as in production.
+bench: bench-site bench-ingest
+
+# Every public page and the API under wrk, against the hello-world ceiling, in three states.
 bench-site: setup
-	DEBUG=0 AITOP_ENVIRONMENT=test SECRET_KEY=$${SECRET_KEY:-benchmark-only-not-a-secret} STATIC_MANIFEST=0 \
-		$(BIN)/python manage.py benchmark_site $(BENCH_ARGS)
+	$(BENCH_SITE) $(BENCH_SITE_ARGS)
 
 # A 10,000-entry feed; 1,000 sources on 50 loopback hosts and the shared corpus,
 # fetched by 1 and 2 fetch_workers beside newsboat (Debian package) in turns.
@@ -58,9 +61,13 @@ bench-site: setup
 bench-ingest: setup
 	$(BIN)/python bench/ingest.py $(BENCH_ARGS)
 
-# The API's item list over real HTTP (gunicorn on 127.0.0.1).
+# Only the API's item list (and the ceiling).
 bench-api: setup
-	$(BIN)/python bench/api_throughput.py $(BENCH_ARGS)
+	$(BENCH_SITE) --only api $(BENCH_SITE_ARGS)
+
+# EXPLAIN ANALYZE of every query of the public pages (run bench-site first, to seed).
+bench-explain: setup
+	$(BIN)/python bench/explain.py --database-url $(BENCH_DATABASE_URL)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -4,7 +4,7 @@ import datetime
 import zoneinfo
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connections, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -13,6 +13,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from taggit.managers import TaggableManager
 from taggit.models import Tag, TaggedItemBase
+
+from feed.search import search_words, word_condition
 
 
 class Kind(models.TextChoices):
@@ -202,8 +204,6 @@ class TaggedItem(TaggedItemBase):
 # the partial indexes below and `ItemQuerySet.visible()` compile to the same SQL.
 PUBLIC_STATUSES = ("published", "featured")
 PUBLIC_Q = Q(status__in=PUBLIC_STATUSES)
-# Words of a search beyond this many are ignored: each one is another LIKE.
-SEARCH_MAX_WORDS = 8
 
 
 class ItemQuerySet(models.QuerySet):
@@ -252,17 +252,14 @@ class ItemQuerySet(models.QuerySet):
     def search(self, text: str) -> "ItemQuerySet":
         """Items whose title, summary, "why" or authors contain every word of `text`.
 
-        A plain case-insensitive substring match, so Chinese (which has no
-        spaces between words) is found by any run of characters, e.g. 训练.
+        A case-insensitive substring match served by an index (feed/search.py),
+        so Chinese, which has no spaces between words, is found by any run of
+        characters, e.g. 训练 or 模.
         """
+        vendor = connections[self.db].vendor
         queryset = self
-        for word in text.split()[:SEARCH_MAX_WORDS]:
-            queryset = queryset.filter(
-                Q(title__icontains=word)
-                | Q(summary__icontains=word)
-                | Q(recommendation__icontains=word)
-                | Q(authors__icontains=word)
-            )
+        for word in search_words(text):
+            queryset = queryset.filter(word_condition(word=word, vendor=vendor))
         return queryset
 
     def _window(self, window: int | None):

@@ -1,0 +1,342 @@
+"""Benchmark: the public pages and the API under load, against the project's own hello world.
+
+    .venv/bin/python bench/site.py --database-url postgres://…/aitop_bench_100k [--items 100000]
+
+    make bench BENCH_DB=aitop_bench_100k BENCH_ITEMS=100000
+
+Serves the project with gunicorn as in production (DEBUG off, several
+workers, bench/settings.py: the site's settings plus a hello-world URL and a
+per-request SQL count), loads each page with `wrk` from this machine for a
+few seconds, and prints a Markdown table per state:
+
+- warm: caches filled (CACHE_URL, Redis by default) before the run;
+- after a change: an editor's change (`bench.touch.bench_touch`, one workflow
+  move) every `--touch-interval` seconds during the run, so pages are rendered
+  again while the cards of unchanged items stay cached;
+- cold: `CACHE_URL=dummy://`, nothing cached.
+
+A database with no items is first filled by `manage.py bench_seed --items N`.
+Every request goes to 127.0.0.1 only.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+HELLO = "/_bench/hello/"
+STATES = ("warm", "change", "cold")
+STATE_TITLES = {"warm": "warm (page cached)", "change": "after a change", "cold": "cold (no cache)"}
+
+
+@dataclass
+class Result:
+    page: str
+    url: str
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    queries: str
+    errors: int
+    alone_ms: float
+
+
+def environment(args) -> dict[str, str]:
+    """What gunicorn, manage.py and this process run with."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="bench.settings",
+        DATABASE_URL=args.database_url,
+        DEBUG="0",
+        # One machine, loopback only: not the production checks' business.
+        AITOP_ENVIRONMENT="test",
+        SECRET_KEY=env.get("SECRET_KEY", "benchmark-only-not-a-secret"),
+        ALLOWED_HOSTS="127.0.0.1",
+        STATIC_MANIFEST="0",
+        TASKS_BACKEND="dummy",
+        LOG_LEVEL="WARNING",
+        # The benchmark measures the API, not its throttle refusing the load.
+        AITOP_API_ANON_RATE="1000000000/min",
+        AITOP_API_USER_RATE="1000000000/min",
+    )
+    return env
+
+
+def manage(env: dict, *arguments: str) -> None:
+    command = [sys.executable, "manage.py", *arguments]
+    subprocess.run(command, cwd=ROOT, env=env, check=True)  # noqa: S603 - our own commands
+
+
+def database_ensure(url: str) -> None:
+    """Create the PostgreSQL database the URL names when it does not exist yet."""
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    if "postgresql" not in config["ENGINE"]:
+        return
+    with psycopg.connect(
+        host=config["HOST"] or "127.0.0.1",
+        port=config["PORT"] or 5432,
+        user=config["USER"],
+        password=config["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]])
+        if found.fetchone() is None:
+            conn.execute(
+                psycopg.sql.SQL("CREATE DATABASE {}").format(psycopg.sql.Identifier(config["NAME"]))
+            )
+
+
+def pages() -> list[tuple[str, str]]:
+    """(label, path) of every page measured, chosen from the seeded data."""
+    import datetime
+
+    from django.db.models import Count
+    from django.utils import timezone
+    from taggit.models import Tag
+
+    from feed.models import Item
+
+    tags = list(
+        Tag.objects.annotate(n=Count("feed_taggeditem_items"))
+        .order_by("-n")
+        .values_list("slug", flat=True)[:2]
+    )
+    item = Item.objects.visible().newest_first().first()
+    yesterday = timezone.localdate() - datetime.timedelta(days=1)
+
+    def query(**params) -> str:
+        return "/?" + urlencode(params, doseq=True)
+
+    return [
+        ("stream", "/"),
+        ("one tag", query(tag=tags[0])),
+        ("two tags", query(tag=tags)),
+        ("kind+category", query(kind="paper", category="model")),
+        ("search, rare 2-char Chinese word", query(q="鲲鹏")),
+        ("search, common English word", query(q="reasoning")),
+        ("day page", f"/days/{yesterday.isoformat()}/"),
+        ("item page", item.get_absolute_url()),
+        ("feed.xml", "/feed.xml"),
+        ("/api/v1/items/", "/api/v1/items/"),
+        ("/api/v1/items/, search, rare 2-char Chinese word", "/api/v1/items/?q=鲲鹏"),
+    ]
+
+
+def get(base: str, path: str, headers: dict | None = None) -> tuple[int, dict]:
+    url = base + quote(path, safe="/?=&%:")  # always http://127.0.0.1:<port>
+    request = urllib.request.Request(url, headers=headers or {})  # noqa: S310
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - 127.0.0.1
+            response.read()
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+class Server:
+    """gunicorn serving the project on 127.0.0.1, as in production."""
+
+    def __init__(self, *, env: dict, port: int, workers: int, cache_url: str):
+        self.base = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(  # noqa: S603 - our own server
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "aitop.wsgi",
+                f"--bind=127.0.0.1:{port}",
+                f"--workers={workers}",
+                "--worker-class=sync",
+                "--timeout=60",
+                "--log-level=warning",
+            ],
+            cwd=ROOT,
+            env={**env, "CACHE_URL": cache_url},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if get(self.base, HELLO)[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise SystemExit("gunicorn did not answer within 60 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+_LATENCY = re.compile(r"^\s+(50|99)(?:\.0+)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(args, url: str, headers: dict | None = None) -> tuple[float, float, float, int]:
+    """requests/s, p50 and p99 in ms, and non-2xx/3xx answers of one bounded wrk run."""
+    # wrk's own timeout is 2 s: a slower answer would vanish from the latencies.
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s"]
+    command += ["--timeout", "30s"]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    command += ["--latency", url]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout  # noqa: S603
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    latency = {p: float(v) * _UNITS[unit] for p, v, unit in _LATENCY.findall(output)}
+    latency = latency or {"50": float("nan"), "99": float("nan")}  # nothing answered in time
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    timeouts = re.search(r"Socket errors:.*timeout (\d+)", output)
+    failed = int(errors.group(1)) if errors else 0
+    failed += int(timeouts.group(1)) if timeouts else 0
+    return rate, latency["50"], latency["99"], failed
+
+
+def measure(args, server: Server, label: str, path: str, headers=None, after=None) -> Result:
+    """Prime the page, read its query count, then load it with wrk."""
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        get(server.base, path, headers)
+        timings.append((time.perf_counter() - started) * 1000)
+    if after:
+        after()
+    status, response_headers = get(server.base, path, headers)
+    expected = 304 if headers else 200
+    if status != expected:
+        raise SystemExit(f"{path} answered {status}, not {expected}")
+    queries = response_headers.get("X-Bench-Queries", "?")
+    rate, p50, p99, errors = wrk(args, server.base + quote(path, safe="/?=&%:"), headers)
+    # The last priming request met warm caches (in the warm state): its time alone.
+    return Result(label, path, rate, p50, p99, queries, errors, timings[-1])
+
+
+_touch_lock = threading.Lock()
+
+
+def touch() -> None:
+    """One visible change; the toucher thread and the query count take turns."""
+    from bench.touch import bench_touch
+
+    with _touch_lock:
+        bench_touch()
+
+
+class Toucher(threading.Thread):
+    """Makes one visible change every `interval` seconds until stopped."""
+
+    def __init__(self, interval: float):
+        super().__init__(daemon=True)
+        self.interval = interval
+        self.halt = threading.Event()
+        self.count = 0
+
+    def run(self):
+        from django.db import connection
+
+        while not self.halt.wait(self.interval):
+            touch()
+            self.count += 1
+        connection.close()
+
+
+def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[Result]:
+    cache_url = "dummy://" if state == "cold" else args.cache_url
+    if cache_url.startswith("redis://"):
+        import redis
+
+        redis.Redis.from_url(cache_url).flushdb()
+    server = Server(env=env, port=args.port, workers=args.workers, cache_url=cache_url)
+    toucher = Toucher(args.touch_interval) if state == "change" else None
+    try:
+        results = [measure(args, server, "hello world (ceiling)", HELLO)]
+        if toucher:
+            toucher.start()
+        for label, path in urls:
+            results.append(measure(args, server, label, path, after=touch if toucher else None))
+        etag = get(server.base, "/")[1].get("ETag")
+        if etag and state != "change":
+            results.append(measure(args, server, "stream, 304", "/", {"If-None-Match": etag}))
+    finally:
+        if toucher:
+            toucher.halt.set()
+            toucher.join()
+        server.stop()
+    if toucher:
+        print(f"({toucher.count} changes during the after-a-change runs)", file=sys.stderr)
+    return results
+
+
+def table(results: list[Result]) -> str:
+    ceiling = results[0].requests_per_second
+    lines = [
+        "| page | req/s | p50 ms | p99 ms | × hello world | SQL per request | errors "
+        "| one request alone, ms |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.page} | {r.requests_per_second:,.0f} | {r.p50_ms:.1f} | {r.p99_ms:.1f} | "
+            f"{r.requests_per_second / ceiling:.0%} | {r.queries} | {r.errors} | "
+            f"{r.alone_ms:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
+    parser.add_argument("--items", type=int, default=10_000, help="seed this many if empty")
+    parser.add_argument("--port", type=int, default=18200)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument("--connections", type=int, default=16, help="wrk connections")
+    parser.add_argument("--duration", type=int, default=3, help="seconds of each wrk run")
+    parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/2")
+    parser.add_argument("--touch-interval", type=float, default=0.1)
+    parser.add_argument("--states", default=",".join(STATES))
+    parser.add_argument("--only", help="measure only the pages whose label contains this")
+    args = parser.parse_args()
+    if not args.database_url:
+        raise SystemExit("give --database-url (or DATABASE_URL): a database of its own")
+    if re.search(r"/aitop/?$", args.database_url):
+        raise SystemExit("refusing to benchmark the `aitop` database: use one of its own")
+
+    database_ensure(args.database_url)
+    env = environment(args)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    manage(env, "migrate", "--noinput", "--verbosity=0")
+    import django
+
+    django.setup()
+    from feed.models import Item
+
+    if not Item.objects.exists():
+        manage(env, "bench_seed", f"--items={args.items}")
+    urls = [(label, path) for label, path in pages() if not args.only or args.only in label]
+    load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+    print(
+        f"load average before the run {load}; "
+        f"{Item.objects.count():,} items ({Item.objects.visible().count():,} visible); "
+        f"gunicorn {args.workers} sync workers; wrk -t{args.threads} -c{args.connections} "
+        f"-d{args.duration}s\n"
+    )
+    for state in args.states.split(","):
+        load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+        results = run_state(args, env, state, urls)
+        print(f"### {STATE_TITLES[state]} (load before: {load})\n\n{table(results)}\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()

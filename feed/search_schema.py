@@ -1,0 +1,121 @@
+"""The database objects behind feed/search.py: SQL functions and indexes, or an FTS5 table.
+
+Created by migration `feed.0007_searchbench_search_index`. On SQLite the
+triggers are also re-created after every `migrate` (feed/apps.py), because
+SQLite drops a table's triggers when a later migration rebuilds `feed_item`.
+"""
+
+import logging
+
+logger = logging.getLogger(__name__)
+
+# Same text as `PUBLIC_STATUSES`, so the planner sees `visible()` implies the predicate.
+_PUBLIC = "status IN ('published', 'featured')"
+_DOCUMENT = "feed_item_search_text(title, summary, recommendation, authors)"
+
+POSTGRES_CREATE = [
+    # Inlined by the planner, so the trigram index's expression and the query's match.
+    """CREATE OR REPLACE FUNCTION feed_item_search_text(
+        title text, summary text, recommendation text, authors text
+    ) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN lower(title || E'\\n' || summary || E'\\n' || recommendation || E'\\n' || authors)""",
+    # Every 1- and 2-character gram of the document: what a word too short for
+    # trigrams is looked up by. GIN keeps each key once per row, so no DISTINCT;
+    # a PL/pgSQL loop over the characters is some 15 times faster than SQL's
+    # generate_series and substr (about 70 µs for an item).
+    """CREATE OR REPLACE FUNCTION feed_item_short_grams(document text)
+    RETURNS text[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+    DECLARE
+        chars text[] := string_to_array(document, NULL);
+        grams text[] := chars;
+    BEGIN
+        FOR i IN 1 .. coalesce(array_length(chars, 1), 0) - 1 LOOP
+            grams := grams || (chars[i] || chars[i + 1]);
+        END LOOP;
+        RETURN grams;
+    END
+    $$""",
+    f"""CREATE INDEX IF NOT EXISTS item_search_trgm_idx ON feed_item
+    USING gin ({_DOCUMENT} gin_trgm_ops) WHERE {_PUBLIC}""",
+    f"""CREATE INDEX IF NOT EXISTS item_search_grams_idx ON feed_item
+    USING gin (feed_item_short_grams({_DOCUMENT})) WHERE {_PUBLIC}""",
+]
+POSTGRES_DROP = [
+    "DROP INDEX IF EXISTS item_search_grams_idx",
+    "DROP INDEX IF EXISTS item_search_trgm_idx",
+    "DROP FUNCTION IF EXISTS feed_item_short_grams(text)",
+    "DROP FUNCTION IF EXISTS feed_item_search_text(text, text, text, text)",
+]
+
+SQLITE_TABLE = """CREATE VIRTUAL TABLE IF NOT EXISTS feed_item_search USING fts5(
+    title, summary, recommendation, authors,
+    content='feed_item', content_rowid='id', tokenize='trigram')"""
+# External content: a row leaves the index by the 'delete' command with its old values.
+SQLITE_TRIGGERS = {
+    "feed_item_search_insert": """CREATE TRIGGER feed_item_search_insert
+    AFTER INSERT ON feed_item BEGIN
+        INSERT INTO feed_item_search(rowid, title, summary, recommendation, authors)
+        VALUES (new.id, new.title, new.summary, new.recommendation, new.authors);
+    END""",
+    "feed_item_search_delete": """CREATE TRIGGER feed_item_search_delete
+    AFTER DELETE ON feed_item BEGIN
+        INSERT INTO feed_item_search(feed_item_search, rowid, title, summary, recommendation,
+            authors)
+        VALUES ('delete', old.id, old.title, old.summary, old.recommendation, old.authors);
+    END""",
+    "feed_item_search_update": """CREATE TRIGGER feed_item_search_update
+    AFTER UPDATE OF title, summary, recommendation, authors ON feed_item BEGIN
+        INSERT INTO feed_item_search(feed_item_search, rowid, title, summary, recommendation,
+            authors)
+        VALUES ('delete', old.id, old.title, old.summary, old.recommendation, old.authors);
+        INSERT INTO feed_item_search(rowid, title, summary, recommendation, authors)
+        VALUES (new.id, new.title, new.summary, new.recommendation, new.authors);
+    END""",
+}
+
+
+def search_schema_create(*, connection) -> None:
+    """Create the search functions and indexes (PostgreSQL) or FTS5 table (SQLite)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for statement in POSTGRES_CREATE:
+                cursor.execute(statement)
+        elif connection.vendor == "sqlite":
+            cursor.execute(SQLITE_TABLE)
+            for statement in SQLITE_TRIGGERS.values():
+                cursor.execute(statement)
+            cursor.execute("INSERT INTO feed_item_search(feed_item_search) VALUES ('rebuild')")
+
+
+def search_schema_repair(*, connection) -> bool:
+    """SQLite: re-create missing triggers and rebuild the index from `feed_item`; True if any."""
+    if connection.vendor != "sqlite":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'feed_item_search'"
+        )
+        if cursor.fetchone() is None:
+            return False
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {name for (name,) in cursor.fetchall()}
+        missing = [name for name in SQLITE_TRIGGERS if name not in present]
+        for name in missing:
+            cursor.execute(SQLITE_TRIGGERS[name])
+        if missing:
+            # Writes made while a trigger was missing are not in the index: start again.
+            cursor.execute("INSERT INTO feed_item_search(feed_item_search) VALUES ('rebuild')")
+            logger.info("Search index rebuilt; triggers re-created: %s", ", ".join(missing))
+    return bool(missing)
+
+
+def search_schema_drop(*, connection) -> None:
+    """Remove what `search_schema_create` made."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for statement in POSTGRES_DROP:
+                cursor.execute(statement)
+        elif connection.vendor == "sqlite":
+            for name in SQLITE_TRIGGERS:
+                cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
+            cursor.execute("DROP TABLE IF EXISTS feed_item_search")
