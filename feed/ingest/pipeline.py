@@ -35,6 +35,7 @@ from feed.ingest.parse import ParseError, parse_feed
 from feed.ingest.schedule import host_key, next_fetch_after_failure, next_fetch_after_success
 from feed.ingest.upsert import UpsertCounts, items_upsert
 from feed.models import FetchAttempt, Item, Source
+from feed.signals import items_ingested_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -255,6 +256,8 @@ def _record(
             worker=owner,
         )
         _history_prune(source.pk)
+        if counts.new:  # apps above feed (enrichment) react to new drafts
+            items_ingested_on_commit(source_id=source.pk, fetched_at=now)
     for field, value in state.items():
         setattr(source, field, value)
     source.lease_owner, source.lease_expires_at = "", None
