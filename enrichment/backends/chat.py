@@ -146,9 +146,8 @@ class ChatBackend:
         tokens_in = tokens_out = 0
         called = False
         try:
-            with self.slots:
-                called = True
-                payload = self._post(self.request_body(prompt))
+            called = True
+            payload = self._post_slot(self.request_body(prompt))
             usage = payload.get("usage") or {}
             tokens_in = _count(usage.get("prompt_tokens"))
             tokens_out = _count(usage.get("completion_tokens"))
@@ -172,6 +171,11 @@ class ChatBackend:
             tokens_out=tokens_out,
             cost=cost,
         )
+
+    def _post_slot(self, body: dict) -> dict:
+        """`_post` once a slot is free: at most AITOP_AI_CONCURRENCY in flight per process."""
+        with self.slots:
+            return self._post(body)
 
     def _post(self, body: dict) -> dict:
         """POST to /chat/completions, retrying 429, 5xx and timeouts; the decoded JSON."""
