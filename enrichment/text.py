@@ -58,6 +58,6 @@ def extractive_summary(text: str, *, limit: int) -> str:
     if chosen:
         return " ".join(chosen)
     cut = text[: limit - 1]
-    if text_language(cut) == "en" and " " in cut:
-        cut = cut.rsplit(" ", 1)[0]
+    if text_language(cut) == "en" and " " in cut and not text[limit - 1].isspace():
+        cut = cut.rsplit(" ", 1)[0]  # drop the word the cut went through
     return cut.rstrip(" ,;:，、") + "…"
