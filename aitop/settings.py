@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "aitop",
     "feed",
     "editorial",
+    "enrichment",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -466,3 +467,41 @@ FETCH_BATCH_SIZE = env_int("AITOP_FETCH_BATCH_SIZE", 100)
 for _name in ("FETCH_CONCURRENCY", "FETCH_PER_HOST", "FETCH_BATCH_SIZE"):
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"AITOP_{_name} must be at least 1.")
+
+
+# AI enrichment (enrichment/, docs/enrichment.md): drafts get a headline, a
+# summary, a "why", a category and tags. "offline" needs no network; "chat" is
+# any OpenAI-compatible chat-completions endpoint.
+AITOP_AI_BACKEND = env_str("AITOP_AI_BACKEND", "offline")
+AITOP_AI_BASE_URL = env_str("AITOP_AI_BASE_URL", "").rstrip("/")
+AITOP_AI_MODEL = env_str("AITOP_AI_MODEL", "")
+AITOP_AI_API_KEY = env_str("AITOP_AI_API_KEY", "")
+if AITOP_AI_BACKEND not in ("offline", "chat"):
+    raise ImproperlyConfigured(
+        f"AITOP_AI_BACKEND must be offline or chat, not {AITOP_AI_BACKEND!r}."
+    )
+if AITOP_AI_BACKEND == "chat" and not (AITOP_AI_BASE_URL and AITOP_AI_MODEL):
+    raise ImproperlyConfigured(
+        "AITOP_AI_BACKEND=chat needs AITOP_AI_BASE_URL (e.g. https://api.openai.com/v1) "
+        "and AITOP_AI_MODEL."
+    )
+AITOP_AI_TIMEOUT = env_float("AITOP_AI_TIMEOUT", 30.0)  # seconds for one request
+AITOP_AI_MAX_RETRIES = env_int("AITOP_AI_MAX_RETRIES", 3)  # after the first try
+AITOP_AI_MAX_RETRY_WAIT = env_float("AITOP_AI_MAX_RETRY_WAIT", 60.0)  # longest Retry-After obeyed
+AITOP_AI_CONCURRENCY = env_int("AITOP_AI_CONCURRENCY", 2)  # requests in flight per process
+AITOP_AI_MAX_OUTPUT_TOKENS = env_int("AITOP_AI_MAX_OUTPUT_TOKENS", 800)
+# Tokens (in + out) that may be spent per day in TIME_ZONE; then items wait.
+AITOP_AI_DAILY_TOKEN_BUDGET = env_int("AITOP_AI_DAILY_TOKEN_BUDGET", 200_000)
+# US dollars per million tokens, for the cost estimate.
+AITOP_AI_PRICE_INPUT = env_float("AITOP_AI_PRICE_INPUT", 0.0)
+AITOP_AI_PRICE_OUTPUT = env_float("AITOP_AI_PRICE_OUTPUT", 0.0)
+# An item whose enrichment failed this many times waits for an editor.
+AITOP_AI_MAX_ATTEMPTS = env_int("AITOP_AI_MAX_ATTEMPTS", 3)
+# The language headlines, summaries and "why" lines are written in.
+AITOP_CONTENT_LANGUAGE = env_str("AITOP_CONTENT_LANGUAGE", "zh-hans")
+if AITOP_CONTENT_LANGUAGE not in ("zh-hans", "en"):
+    raise ImproperlyConfigured(
+        f"AITOP_CONTENT_LANGUAGE must be zh-hans or en, not {AITOP_CONTENT_LANGUAGE!r}."
+    )
+# Enrich new drafts in the background after each fetch (and items added by hand).
+AITOP_ENRICH_ON_INGEST = env_bool("AITOP_ENRICH_ON_INGEST", True)

@@ -40,6 +40,7 @@ from feed.ingest.schedule import (
 )
 from feed.ingest.upsert import UpsertCounts, items_upsert
 from feed.models import FetchAttempt, Item, Source
+from feed.signals import items_ingested_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -272,6 +273,8 @@ def source_record(
             worker=owner,
         )
         _history_prune(source.pk)
+        if counts.new:  # apps above feed (enrichment) react to new drafts
+            items_ingested_on_commit(source_id=source.pk, fetched_at=now)
     for field, value in state.items():
         setattr(source, field, value)
     source.lease_owner, source.lease_expires_at = "", None

@@ -1,0 +1,50 @@
+"""Queue enrichment when items arrive: after a fetch, or when one is added by hand.
+
+Receivers only enqueue; the work (and every rule) is in `enrichment.services`.
+"""
+
+import functools
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from enrichment.models import Enrichment
+from enrichment.tasks import enrich_items_task
+from feed.models import Item
+from feed.signals import items_ingested
+
+logger = logging.getLogger(__name__)
+
+
+def enrich_enqueue(item_ids: list[int]) -> None:
+    """Queue one task for these items; a queue that is down is logged, never raised."""
+    if not item_ids:
+        return
+    try:
+        enrich_items_task.enqueue(item_ids)
+    except Exception:
+        logger.exception("could not queue enrichment of %d items", len(item_ids))
+
+
+@receiver(items_ingested, dispatch_uid="enrichment_after_fetch")
+def enrich_after_fetch(sender, *, source_id: int, fetched_at, **kwargs) -> None:
+    """The drafts a fetch created (or saw) that are not enriched yet."""
+    if not settings.AITOP_ENRICH_ON_INGEST:
+        return
+    ids = list(
+        Item.objects.drafts()
+        .filter(source_id=source_id, fetched_at=fetched_at)
+        .exclude(enrichment__state=Enrichment.State.DONE)
+        .values_list("pk", flat=True)
+    )
+    enrich_enqueue(ids)
+
+
+@receiver(post_save, sender=Item, dispatch_uid="enrichment_after_create")
+def enrich_after_create(sender, *, instance: Item, created: bool, raw: bool = False, **kwargs):
+    """An item added one by one (the admin, the API, an import) is enriched like a fetched one."""
+    if created and not raw and settings.AITOP_ENRICH_ON_INGEST:
+        transaction.on_commit(functools.partial(enrich_enqueue, [instance.pk]))
