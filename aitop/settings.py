@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "feed",
     "editorial",
+    "stories",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -222,6 +223,10 @@ LOGGING = {
 AITOP_SITE_NAME = "AITOP"
 # How many items the stream shows at most on one page (whole days are kept).
 AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 60)
+# Heat halves every this many hours (stories/heat.py, docs/heat.md).
+AITOP_HEAT_HALF_LIFE_HOURS = env_float("AITOP_HEAT_HALF_LIFE_HOURS", 24.0)
+# Stories in a day's brief (/daily/<date>/).
+AITOP_DAILY_BRIEF_SIZE = env_int("AITOP_DAILY_BRIEF_SIZE", 10)
 # Our few overrides of Django's date formats (see aitop/formats/).
 FORMAT_MODULE_PATH = ["aitop.formats"]
 

@@ -18,5 +18,6 @@ urlpatterns = [
     # Staff-only pages outside the admin (the preview of drafts).
     path("editorial/", include("editorial.urls")),
     *site_urlpatterns,
+    path("", include("stories.urls")),
     path("", include("feed.urls")),
 ]

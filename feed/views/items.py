@@ -4,6 +4,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
+from feed import hooks
 from feed.clicks import item_count_click, item_original_url
 from feed.conditional import conditional_on_visible_items
 from feed.models import Item
@@ -18,8 +19,14 @@ def item_detail(request, pk: int, slug: str):
     item = get_object_or_404(Item.objects.visible().for_cards(), pk=pk)
     if slug != item.slug:
         return redirect(item, permanent=True)
-    related = Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
-    context = item_page_context(request=request, item=item, related=list(related))
+    related = hooks.related_items(
+        item,
+        limit=RELATED_LIMIT,
+        default=lambda: (
+            Item.objects.visible().related_to(item).select_related("source")[:RELATED_LIMIT]
+        ),
+    )
+    context = item_page_context(request=request, item=item, related=related)
     return render(request, "feed/item_detail.html", context)
 
 

@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from feed import hooks
 from feed.conditional import cached_while_unchanged, conditional_on_visible_items
 from feed.models import Item
 from feed.pages import FACET_LIMIT, stream_context
@@ -32,10 +33,10 @@ def _aside(request, filtered: Filtered) -> dict:
 def stream(request):
     """The day-by-day stream of everything visible, narrowed by the query string's filters."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = stream_page(filtered.items, before=before_date(request))
+    page = stream_page(hooks.stream_filter(filtered.items, request), before=before_date(request))
     context = stream_context(
         request=request,
-        days=page.days,
+        days=hooks.days_arrange(page.days, request),
         query=filtered.query,
         older=page.older,
         **_aside(request, filtered),
@@ -48,10 +49,10 @@ def stream(request):
 def day(request, day: datetime.date):
     """One day's items (a permalink), with links to the neighbouring days."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = day_page(filtered.items, day=day)
+    page = day_page(hooks.stream_filter(filtered.items, request), day=day)
     context = stream_context(
         request=request,
-        days=[page.day] if page.day.items else [],
+        days=hooks.days_arrange([page.day] if page.day.items else [], request),
         query=filtered.query,
         base=request.path,
         **_aside(request, filtered),
