@@ -7,11 +7,14 @@ item the same way.
 import dataclasses
 import datetime
 import hashlib
+import itertools
 import re
 import unicodedata
 from urllib.parse import urlsplit
 
 from datasketch import MinHash
+
+from stories.matching.glossary import EN_SAME, ZH_EN
 
 # MinHash permutations and how they are cut into LSH bands (BANDS × ROWS = PERMUTATIONS).
 # Two rows a band finds pairs of Jaccard 0.3 nine times in ten and 0.1 a quarter
@@ -21,6 +24,7 @@ BANDS = 24
 ROWS = PERMUTATIONS // BANDS
 SEED = 14
 SUMMARY_CHARS = 300
+CONCEPT_KEYS_MAX = 8  # concepts an item is indexed by, in pairs (at most 28 keys)
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK_RE = re.compile(f"[{_CJK}]")
@@ -32,7 +36,8 @@ _ARXIV = re.compile(
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
-    r"(?:[$€£¥]\s*)?(\d+(?:[.,]\d+)?)\s*(%|percent|billion|million|thousand|bn|[kmb]\b|亿|万)?",
+    r"([$€£¥]\s*)?(\d+(?:[.,]\d+)?)\s*(%|percent|billion|million|thousand|bn|[kmb]\b|亿|万)?"
+    r"\s*(美元|欧元|元|dollars|euros)?",
     re.IGNORECASE,
 )
 _SCALE = {
@@ -178,6 +183,25 @@ _STOP = frozenset(
 )
 
 
+# Headline words that are capitalised in title case but name nothing in particular.
+COMMON = frozenset(
+    """introducing introduces introduce announcing announces meet new now here launches launch
+    releases release unveils unveil opens open brings adds gains ships raises raise lays
+    our your their its my is are be has have gets get goes takes makes lets turns uses
+    model models ai assistant agent agents app apps tool tools api inference cloud data
+    dataset research researchers study paper benchmark results result update updates
+    series round valuation billion million startup company lab labs team teams users
+    cheaper cheap faster fast better best smarter smartest first largest biggest most
+    frontier performance cost lower price prices today week weekly month year day
+    open-source open-weight small large long context video image voice speech code coding
+    world worlds browser search chip chips gpu gpus marketplace plugin plugins feature
+    generally available test testing beta version three two one four five ten
+    introducing: how why what when where who which with from for into over after
+    a an the of and or in on at to by as via than about""".split()  # noqa: SIM905
+)
+_CONCEPTS = frozenset(ZH_EN.values()) | frozenset(EN_SAME.values())
+
+
 @dataclasses.dataclass(frozen=True)
 class Signature:
     """An item as the matcher sees it."""
@@ -187,8 +211,10 @@ class Signature:
     title_shingles: frozenset[str]
     shingles: frozenset[str]
     models: frozenset[str]
+    title_models: frozenset[str]
     names: frozenset[str]
-    numbers: frozenset[float]
+    numbers: frozenset[tuple[str, float]]
+    concepts: frozenset[str]
     cjk: bool
     at: datetime.datetime | None
 
@@ -199,6 +225,9 @@ class Signature:
             labels.append(f"arxiv:{self.arxiv_id}")
         labels.extend(f"model:{name}" for name in sorted(self.models))
         labels.extend(f"name:{name}" for name in sorted(self.names))
+        # Across languages the glossary's concepts are what two items share: any two of them.
+        concepts = sorted(self.concepts)[:CONCEPT_KEYS_MAX]
+        labels.extend(f"concepts:{a}+{b}" for a, b in itertools.combinations(concepts, 2))
         keys = [key_hash(label) for label in labels]
         keys.extend(band_keys(self.shingles))
         return list(dict.fromkeys(keys))
@@ -286,50 +315,150 @@ def _is_model(token: str) -> bool:
     if not (has_digit and has_alpha):
         return False
     # 70B, 8k, 50M, 3x, 2nd are sizes, amounts and ordinals, not names.
-    return not re.fullmatch(r"\d+(?:\.\d+)?(?:[kmbt]|x|st|nd|rd|th|gb|tb|ms|h)?", token, re.I)
+    return not re.fullmatch(_SIZE, token, re.IGNORECASE)
+
+
+_SIZE = r"\d+(?:\.\d+)?(?:[kmbt]|x|st|nd|rd|th|gb|tb|ms|h|s|fps|p)?"
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*", re.IGNORECASE)
+
+
+def model_key(text: str) -> str:
+    """One spelling of a model name: "DeepSeek-V3.2", "DeepSeek V3.2" → "deepseek-3-2"."""
+    key = re.sub(r"[\s._]+", "-", text.lower()).strip("-")
+    return re.sub(r"(^|-)v(\d)", r"\1\2", key)
 
 
 def _is_name(token: str, *, first: bool, title_case: bool) -> bool:
-    if token.lower() in _GENERIC or token.lower() in _STOP or len(token) < 2:
+    lowered = token.lower()
+    if lowered in _GENERIC or lowered in _STOP or lowered in COMMON or len(token) < 2:
+        return False
+    if not token[0].isalpha():
         return False
     if any(c.isupper() for c in token[1:]) and any(c.islower() for c in token):
         return True  # OpenAI, DeepSeek, iPhone
-    if token.isupper() and token.isalpha():
-        return len(token) >= 3 or token in {"XAI"}  # NVIDIA, AMD, IBM
-    # A capital in the middle of a sentence-case headline.
-    return token[0].isupper() and not first and not title_case
+    if token.isupper():
+        return len(token) >= 3  # NVIDIA, AMD, IBM
+    # Capitalised and not a common word: a name (in a title-case headline too).
+    return token[0].isupper()
 
 
 def names_and_models(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The names (labs, companies, people) and model names written in Latin letters."""
     names: set[str] = set()
     models: set[str] = set()
-    for sentence in re.split(r"(?<=[.!?。！？:：])\s*", text or ""):
-        tokens = _LATIN_TOKEN.findall(sentence)
-        words = [t for t in tokens if t[0].isalpha() and t.lower() not in _STOP]
-        title_case = len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) > 0.6
-        # After a CJK character a capital does not start a sentence.
-        starts_latin = bool(re.match(r"\s*[A-Za-z]", sentence))
-        for index, token in enumerate(tokens):
-            lowered = token.lower()
-            if _is_model(token):
-                models.add(lowered.replace(".", "-").replace("--", "-"))
-            elif _is_name(token, first=index == 0 and starts_latin, title_case=title_case):
-                names.add(lowered)
+    tokens = _LATIN_TOKEN.findall(text or "")
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1] if index else ""
+        named_before = (
+            bool(previous)
+            and (previous[0].isupper() or "-" in previous)
+            and previous.lower() not in _STOP
+            and previous.lower() not in COMMON
+        )
+        if _VERSION.fullmatch(token) and named_before and not _is_model(previous):
+            # "Gemini 3", "Claude Opus 4.5", "quanta-serve v0.9": a name and its version.
+            models.add(model_key(f"{previous}-{token}"))
+            continue
+        if _is_model(token):
+            if token[0].lower() == "v" and named_before:
+                models.add(model_key(f"{previous}-{token}"))
+            else:
+                models.add(model_key(token))
+        else:
+            names.update(
+                part.lower()
+                for part in token.split("-")
+                if _is_name(part, first=False, title_case=False)
+            )
     return frozenset(names), frozenset(models)
 
 
-def numbers_of(text: str) -> frozenset[float]:
-    """Amounts and percentages, in one scale ("$50M", "5000万美元" → 50000000.0)."""
+# Words after a model name that make it another model, released on its own day
+# ("Grok 4 Fast", "Kimi K2 Thinking"). "Pro" is left out: it is how labs name the
+# flagship they launch the family with ("Gemini 3 Pro" in the Gemini 3 launch).
+VARIANTS = frozenset(
+    {
+        "fast",
+        "heavy",
+        "thinking",
+        "mini",
+        "coder",
+        "flash",
+        "lite",
+        "nano",
+        "turbo",
+        "max",
+        "ultra",
+        "instruct",
+        "preview",
+        "omni",
+        "small",
+        "medium",
+        "large",
+    }
+)
+
+
+def variants_of(title: str) -> frozenset[str]:
+    """The title's model names with their variant word: "Grok 4 Fast" → "grok-4-fast".
+
+    A model named both bare and with a variant ("Grok 4 and Grok 4 Heavy") keeps both.
+    """
+    _names, models = names_and_models(title)
+    folded = model_key(title)
+    out = set()
+    for model in models:
+        bare = False
+        for match in re.finditer(re.escape(model) + r"(?:-([a-z]+))?", folded):
+            variant = match.group(1)
+            if variant in VARIANTS:
+                out.add(f"{model}-{variant}")
+            else:
+                bare = True
+        if bare or not any(m.startswith(f"{model}-") for m in out):
+            out.add(model)
+    return frozenset(out)
+
+
+def concepts_of(text: str) -> frozenset[str]:
+    """The glossary's concepts an item names, in English, from Chinese or English text."""
+    folded = text_fold(text)
+    found = {concept for term, concept in ZH_EN.items() if term in folded}
+    for word in re.findall(r"[a-z][a-z\-]+", folded):
+        stemmed = _stem(word)
+        concept = EN_SAME.get(word) or EN_SAME.get(stemmed) or stemmed
+        if concept in _CONCEPTS:
+            found.add(concept)
+    return frozenset(found)
+
+
+def numbers_of(text: str) -> frozenset[tuple[str, float]]:
+    """Amounts of money, percentages and sizes, in one scale and typed:
+    "$50M" and "5000万美元" are both ("money", 50000000.0)."""
     out = set()
     for match in _NUMBER.finditer(text_fold(text)):
-        unit = (match.group(2) or "").lower()
-        if not unit:
+        currency, digits, unit, currency_after = match.groups()
+        unit = (unit or "").lower()
+        if not unit and not currency and not currency_after:
             continue
-        value = float(match.group(1).replace(",", ""))
-        scaled = value * _SCALE[unit]
-        out.add(round(scaled, 6) if unit in {"%", "percent"} else float(round(scaled)))
+        value = float(digits.replace(",", "")) * _SCALE.get(unit, 1)
+        if unit in {"%", "percent"}:
+            out.add(("percent", round(value, 6)))
+        elif currency or currency_after:
+            out.add(("money", float(round(value))))
+        else:
+            out.add(("size", float(round(value))))
     return frozenset(out)
+
+
+def numbers_conflict(a: frozenset, b: frozenset) -> bool:
+    """Both give money (or percentages) and no amount in common: "$50M" vs "$80M"."""
+    for kind in ("money", "percent"):
+        mine = {n for n in a if n[0] == kind}
+        theirs = {n for n in b if n[0] == kind}
+        if mine and theirs and not mine & theirs:
+            return True
+    return False
 
 
 def signature_of(
@@ -346,8 +475,10 @@ def signature_of(
         title_shingles=shingles_of(title),
         shingles=shingles_of(head),
         models=models | summary_models,
+        title_models=variants_of(title) or models,
         names=names | summary_names,
         numbers=numbers_of(title),
+        concepts=concepts_of(head),
         cjk=len(_CJK_RE.findall(title)) >= max(2, len(title) // 5),
         at=at,
     )

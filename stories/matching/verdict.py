@@ -19,12 +19,15 @@ The rules, strongest first (docs/heat.md gives the figures they reach):
 import dataclasses
 import datetime
 
-from stories.matching.signature import Signature
+from stories.matching.signature import Signature, numbers_conflict
 
 WINDOW = datetime.timedelta(days=3)
 TITLE_SAME = 0.5  # Jaccard of title shingles that alone makes one story
 TEXT_SAME = 0.3  # Jaccard of title-and-summary shingles, with a shared name or model
 TITLE_OVERRULES = 0.8  # titles this close win over a conflicting name
+MODEL_TEXT = 0.08  # a shared model name needs at least this much text in common
+CONCEPTS_MIN = 3  # across languages: glossary concepts both name…
+CONCEPTS_SAME = 0.4  # …and their Jaccard
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,21 +57,28 @@ def verdict(a: Signature, b: Signature) -> Verdict:
     score = max(title, text)
     shared_models = a.models & b.models
     shared_names = a.names & b.names
+    if a.title_models and b.title_models and not a.title_models & b.title_models:
+        return Verdict(False, "other model", score)
     if a.models and b.models and not shared_models:
         return Verdict(False, "other model", score)
-    if a.numbers and b.numbers and not a.numbers & b.numbers and title < TITLE_OVERRULES:
+    if numbers_conflict(a.numbers, b.numbers) and title < TITLE_OVERRULES:
         return Verdict(False, "other amount", score)
-    if a.names and b.names and not shared_names and title < TITLE_OVERRULES:
+    if a.names and b.names and not shared_names and not shared_models and title < TITLE_OVERRULES:
         return Verdict(False, "other name", score)
     if title >= TITLE_SAME:
         return Verdict(True, "text", title)
     if text >= TEXT_SAME and (shared_models or shared_names):
         return Verdict(True, "text", text)
-    if a.cjk != b.cjk:
-        # Across languages: the names written in Latin letters carry the story.
-        facts = len(shared_models) + len(shared_names) + len(a.numbers & b.numbers)
-        if (shared_models and facts >= 2) or (len(shared_names) >= 2 and a.numbers & b.numbers):
-            return Verdict(True, "entities", 0.5 + 0.1 * facts)
+    shared_numbers = a.numbers & b.numbers
+    across = a.cjk != b.cjk
+    if shared_models and (across or text >= MODEL_TEXT or shared_names):
+        # The same versioned model within days: its launch and its coverage.
+        return Verdict(True, "entities", 0.5 + 0.1 * len(shared_models))
+    if shared_names and shared_numbers:
+        return Verdict(True, "entities", 0.5 + 0.1 * len(shared_numbers))
+    concepts = jaccard(a.concepts, b.concepts)
+    if across and len(a.concepts & b.concepts) >= CONCEPTS_MIN and concepts >= CONCEPTS_SAME:
+        return Verdict(True, "entities", concepts)
     return Verdict(False, "different text", score)
 
 
