@@ -133,11 +133,12 @@ def _add_missing(items) -> None:
     """One INSERT … SELECT of a row for every item that has none yet."""
     ids_sql, params = items.filter(heat_score__isnull=True).values("pk").query.sql_with_params()
     table = connection.ops.quote_name(HeatScore._meta.db_table)
+    items_table = connection.ops.quote_name(Item._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (item_id, source_weight, featured, adjustment, clicks,"  # noqa: S608
-            " story_sources, age_hours, heat) SELECT missing.id, 0, %s, 0, 0, 1, 0, 0 FROM ("
-            f"{ids_sql}) AS missing",
+            f" story_sources, age_hours, heat) SELECT id, 0, %s, 0, 0, 1, 0, 0 FROM {items_table}"
+            f" WHERE id IN ({ids_sql})",
             [False, *params],
         )
 
