@@ -8,16 +8,23 @@ from django.db.models.signals import post_save
 from feed.models import Item
 
 
-def _match(item_ids: list[int]) -> None:
-    from stories.tasks import match_items
+# Run in the process that committed (a worker after a fetch, a web process after
+# an editor's save or a reader's click): a few indexed statements, so readers see
+# the story and the heat at once and the task queue carries only periodic work.
 
-    match_items.enqueue(list(item_ids))
+
+def _match(item_ids: list[int]) -> None:
+    from stories.heat import heat_recompute
+    from stories.membership import items_match
+
+    items_match(item_ids=list(item_ids))
+    heat_recompute(item_ids=list(item_ids))
 
 
 def _recompute(item_ids: list[int]) -> None:
-    from stories.tasks import recompute_item_heat
+    from stories.heat import heat_recompute
 
-    recompute_item_heat.enqueue(list(item_ids))
+    heat_recompute(item_ids=list(item_ids))
 
 
 def on_items_arrived(sender, *, item_ids, **kwargs) -> None:

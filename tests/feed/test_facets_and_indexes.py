@@ -143,8 +143,8 @@ def test_facets_are_remembered_until_the_desk_changes(client, clock, django_asse
     make_item(tags=["量化"])
     client.get("/")
 
-    # Validators, publish times, cards, tags: the facets come from the cache.
-    with django_assert_num_queries(4):
+    # Validators, publish times, cards, tags, their stories' sources: the facets are cached.
+    with django_assert_num_queries(5):
         client.get("/")
 
     clock.move(datetime.timedelta(minutes=1))

@@ -13,14 +13,14 @@ pytestmark = pytest.mark.django_db
 
 # The query count of each public page (also listed in README's "Public site").
 QUERIES = {
-    # validators, publish times of the page, cards, their tags, facets
-    "/": 5,
+    # validators, publish times of the page, cards, their tags, their stories' sources, facets
+    "/": 6,
     # …plus the names of the active tags and of the active source for the chips
-    "/?tag=共同&source=src-0&kind=paper": 7,
-    # validators, cards, their tags, older day, newer day, facets
-    "/days/2026-06-18/": 6,
-    # validators, the item, its tags, related items
-    "item": 4,
+    "/?tag=共同&source=src-0&kind=paper": 8,
+    # validators, cards, their tags, their stories' sources, older day, newer day, facets
+    "/days/2026-06-18/": 7,
+    # validators, the item, its tags, its story's sources, tag weights, related items
+    "item": 6,
     # validators, items, their tags
     "/feed.xml": 3,
     "/feed.atom": 3,
