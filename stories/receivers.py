@@ -7,7 +7,6 @@ from django.db.models.signals import post_save
 
 from feed.models import Item
 
-
 # Run in the process that committed (a worker after a fetch, a web process after
 # an editor's save or a reader's click): a few indexed statements, so readers see
 # the story and the heat at once and the task queue carries only periodic work.

@@ -45,7 +45,7 @@ def _members(story_id: int) -> list[str]:
 
 
 def test_an_editor_makes_a_draft_the_lead_and_it_stays_the_lead(trio):
-    lead, drafts = trio
+    _lead, drafts = trio
     story = story_make_lead(item=drafts[1], by=make_editor())
 
     assert _members(story.pk) == [
@@ -123,7 +123,7 @@ def test_an_item_in_no_story_cannot_be_split(trio):
 
 
 def test_the_review_queue_shows_each_drafts_story_and_its_siblings_statuses(client, trio):
-    lead, drafts = trio
+    lead, _drafts = trio
     client.force_login(make_chief_editor())
 
     html = client.get("/admin/feed/item/?status=draft").text
@@ -139,7 +139,7 @@ def test_the_review_queue_shows_each_drafts_story_and_its_siblings_statuses(clie
 
 
 def test_the_queue_action_rejects_duplicates_in_one_step(client, trio):
-    lead, drafts = trio
+    lead, _drafts = trio
     client.force_login(make_chief_editor())
 
     response = client.post(

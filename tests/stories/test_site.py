@@ -53,6 +53,7 @@ def test_the_stream_shows_a_story_once_by_its_lead_with_every_other_source_unfol
 
     assert card_titles(html) == ["Introducing Claude Opus 4.5", "Something else"]
     assert "Also covered by 2 sources" in client.get("/", headers={"accept-language": "en"}).text
+    assert "另有 2 个来源报道" in html
     assert coverage(html) == [
         "机器之心: Anthropic 发布 Claude Opus 4.5",
         "Wire: Anthropic launches Claude Opus 4.5",
