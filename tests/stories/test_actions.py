@@ -89,7 +89,7 @@ def test_reject_duplicates_rejects_the_storys_other_drafts_through_the_workflow(
         Item.objects.filter(pk__in=[d.pk for d in drafts]).values_list("status", flat=True)
     ) == {"rejected"}
     notes = set(ItemLogEntry.objects.filter(action="reject").values_list("note", flat=True))
-    assert notes == {f"Duplicate of “Introducing Claude Opus 4.5” (#{lead.pk})."}
+    assert notes == {f"与“Introducing Claude Opus 4.5”（#{lead.pk}）重复。"}
     # Each keeps its link to the lead.
     assert all(StoryItem.objects.get(item=d).story.lead_id == lead.pk for d in drafts)
 
@@ -132,10 +132,7 @@ def test_the_review_queue_shows_each_drafts_story_and_its_siblings_statuses(clie
     assert len(columns) == 2
     lead_row = f"<li>{lead.source.name}: Introducing Claude Opus 4.5 (已发布)</li>"
     assert all(lead_row in column for column in columns)
-    assert all(
-        "在“Introducing Claude Opus 4.5”的报道中" in column or "in the story" in column
-        for column in columns
-    )
+    assert all("属于“Introducing Claude Opus 4.5”的报道" in column for column in columns)
 
 
 def test_the_queue_action_rejects_duplicates_in_one_step(client, trio):
