@@ -16,11 +16,11 @@ import datetime
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.db.models import Case, F, FloatField, OuterRef, Subquery, Value, When
-from django.db.models.functions import Cast, Coalesce, Greatest, Least, Log, Power, Round
+from django.db.models.functions import Cast, Greatest, Least, Log, Power, Round
 from django.utils import timezone
 
-from feed.models import Item
-from stories.models import HeatScore, StoryItem
+from feed.models import Item, Source
+from stories.models import HeatScore, Story, StoryItem
 
 SOURCE_SHARE = 0.5
 FEATURED_POINTS = 15
@@ -32,22 +32,6 @@ STORY_CAP = 30
 
 def half_life_hours() -> float:
     return float(settings.AITOP_HEAT_HALF_LIFE_HOURS)
-
-
-class EpochHours(models.Func):
-    """Hours since 1970 of a datetime column, on PostgreSQL and SQLite."""
-
-    output_field = FloatField()
-
-    def as_postgresql(self, compiler, conn, **extra):
-        return self.as_sql(
-            compiler, conn, template="(EXTRACT(EPOCH FROM %(expressions)s) / 3600.0)"
-        )
-
-    def as_sqlite(self, compiler, conn, **extra):
-        return self.as_sql(
-            compiler, conn, template="((julianday(%(expressions)s) - 2440587.5) * 24.0)"
-        )
 
 
 def _points_expression():
@@ -83,7 +67,6 @@ def heat_recompute(
 ) -> int:
     """Recompute the heat of these items (all items when None); returns how many changed."""
     now = now or timezone.now()
-    now_hours = now.timestamp() / 3600.0
     items = Item.objects.all() if item_ids is None else Item.objects.filter(pk__in=item_ids)
     scores = (
         HeatScore.objects.all()
@@ -92,41 +75,44 @@ def heat_recompute(
     )
     with transaction.atomic():
         _add_missing(items)
-        item = Item.objects.filter(pk=OuterRef("item_id"))
-        sources = StoryItem.objects.filter(item_id=OuterRef("item_id")).values(
-            "story__source_count"
-        )
-        scores.update(
-            source_weight=Subquery(item.values("source__weight")[:1]),
-            featured=Subquery(
-                item.annotate(
-                    is_featured=Case(
-                        When(status=Item.Status.FEATURED, then=Value(True)),
-                        default=Value(False),
-                        output_field=models.BooleanField(),
-                    )
-                ).values("is_featured")[:1]
-            ),
-            clicks=Subquery(item.values("clicks")[:1]),
-            story_sources=Coalesce(Subquery(sources[:1]), Value(1)),
-            age_hours=Greatest(
-                Value(0.0),
-                Value(now_hours)
-                - EpochHours(
-                    Subquery(
-                        item.annotate(
-                            moment=Coalesce("published_at", "original_published_at", "created_at")
-                        ).values("moment")[:1]
-                    )
-                ),
-            ),
-            computed_at=now,
-        )
-        scores.update(heat=_heat_expression())
+        _parts_update(item_ids=item_ids, now=now)
+        # Only rows whose heat moves are written: most hold still between two runs.
+        heat = _heat_expression()
+        scores.exclude(heat=heat).update(heat=heat)
         changed = items.exclude(
             heat=Subquery(HeatScore.objects.filter(item_id=OuterRef("pk")).values("heat")[:1])
         ).update(heat=Subquery(HeatScore.objects.filter(item_id=OuterRef("pk")).values("heat")[:1]))
     return changed
+
+
+def _epoch_hours_sql(column: str) -> str:
+    if connection.vendor == "postgresql":
+        return f"(EXTRACT(EPOCH FROM {column}) / 3600.0)"
+    return f"((julianday({column}) - 2440587.5) * 24.0)"
+
+
+def _parts_update(*, item_ids: list[int] | None, now: datetime.datetime) -> None:
+    """One UPDATE … FROM (a join, on PostgreSQL and SQLite alike) refreshing every stored part."""
+    quote = connection.ops.quote_name
+    moment = "COALESCE(i.published_at, i.original_published_at, i.created_at)"
+    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    where, params = "", [Item.Status.FEATURED, now.timestamp() / 3600.0, now]
+    if item_ids is not None:
+        where = f" AND i.id IN ({', '.join(['%s'] * len(item_ids))})" if item_ids else " AND 1 = 0"
+        params.extend(item_ids)
+    sql = (
+        f"UPDATE {quote(HeatScore._meta.db_table)} AS h SET"  # noqa: S608
+        " source_weight = s.weight, featured = (i.status = %s), clicks = i.clicks,"
+        " story_sources = COALESCE(st.source_count, 1),"
+        f" age_hours = {greatest}(0.0, %s - {_epoch_hours_sql(moment)}), computed_at = %s"
+        f" FROM {quote(Item._meta.db_table)} AS i"
+        f" JOIN {quote(Source._meta.db_table)} AS s ON s.id = i.source_id"
+        f" LEFT JOIN {quote(StoryItem._meta.db_table)} AS si ON si.item_id = i.id"
+        f" LEFT JOIN {quote(Story._meta.db_table)} AS st ON st.id = si.story_id"
+        f" WHERE h.item_id = i.id{where}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _add_missing(items) -> None:
