@@ -14,7 +14,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, batch: int, **options):
         total = joined = 0
-        while ids := list(items_without_signals(limit=batch).values_list("pk", flat=True)):
+        done: set[int] = set()
+        while ids := [
+            pk
+            for pk in items_without_signals(limit=batch + len(done)).values_list("pk", flat=True)
+            if pk not in done
+        ][:batch]:
+            # An item with nothing to index by (no usable text or address) stays
+            # keyless: remember it so the loop moves on.
+            done.update(ids)
             joined += items_match(item_ids=ids)
             total += len(ids)
         self.stdout.write(f"indexed {total} items; {joined} joined a story")
