@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "feed",
     "editorial",
     "enrichment",
+    "stories",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -323,6 +324,10 @@ AITOP_RENDER_WAIT_SECONDS = env_float("AITOP_RENDER_WAIT_SECONDS", 2.0)
 # Tag and source counts (the aside, /tags/, /sources/, the API's tags) cover
 # at most this many of the newest matching items, so they cost the same at any size.
 AITOP_FACET_WINDOW = env_int("AITOP_FACET_WINDOW", 500)
+# Heat halves every this many hours (stories/heat.py, docs/heat.md).
+AITOP_HEAT_HALF_LIFE_HOURS = env_float("AITOP_HEAT_HALF_LIFE_HOURS", 24.0)
+# Stories in a day's brief (/daily/<date>/).
+AITOP_DAILY_BRIEF_SIZE = env_int("AITOP_DAILY_BRIEF_SIZE", 10)
 # Our few overrides of Django's date formats (see aitop/formats/).
 FORMAT_MODULE_PATH = ["aitop.formats"]
 

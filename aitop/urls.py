@@ -21,4 +21,8 @@ urlpatterns = [
     *site_urlpatterns,
 ]
 # The public site: Chinese at /, English under /en/ (the URL alone decides: feed/locale.py).
-urlpatterns += i18n_patterns(path("", include("feed.urls")), prefix_default_language=False)
+urlpatterns += i18n_patterns(
+    path("", include("stories.urls")),
+    path("", include("feed.urls")),
+    prefix_default_language=False,
+)

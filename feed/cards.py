@@ -103,6 +103,8 @@ def card_key(item: Item, *, query: StreamQuery, base: str) -> str:
         source.name,
         source.handle,
         [(tag.slug, tag.name) for tag in item.tags.all()],
+        # The story's other visible sources, when an app above feed added them (stories/site.py).
+        [(o.pk, o.slug, o.title, o.source.name) for o in getattr(item, "coverage", ())],
     ]
     return "aitop:card:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import F
 
 from feed.models import Item
+from feed.signals import item_clicked
 
 
 def item_count_click(*, pk: int, now: datetime.datetime | None = None) -> str | None:
@@ -18,6 +19,7 @@ def item_count_click(*, pk: int, now: datetime.datetime | None = None) -> str | 
         counted = Item.objects.visible(now=now).filter(pk=pk).update(clicks=F("clicks") + 1)
         if not counted:
             return None
+        transaction.on_commit(lambda: item_clicked.send(sender=Item, item_id=pk), robust=True)
         return Item.objects.values_list("url", flat=True).get(pk=pk)
 
 

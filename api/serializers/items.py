@@ -11,6 +11,8 @@ from rest_framework import serializers
 
 from api.serializers.sources import SourceBriefSerializer
 from feed.models import Category, Item, ItemQuerySet, Kind, Source, TaggedItem
+from stories import api as stories_api
+from stories.serializers import HeatBreakdownSerializer, StorySerializer
 
 # Times before or after these cannot be shown in every time zone.
 EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
@@ -25,7 +27,7 @@ def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
     taggit's manager builds a fresh queryset per item while it is prefetched,
     which costs more than the rest of an API page together.
     """
-    return queryset.select_related("source").prefetch_related(
+    return queryset.select_related("source", *stories_api.RELATED).prefetch_related(
         Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
     )
 
@@ -50,6 +52,8 @@ class ItemSerializer(serializers.ModelSerializer):
     original_url = serializers.URLField(source="url", help_text="Where the story was published.")
     source = SourceBriefSerializer()
     tags = serializers.SerializerMethodField()
+    story = serializers.SerializerMethodField()
+    heat_breakdown = serializers.SerializerMethodField()
     featured = serializers.BooleanField(source="is_featured")
     # Declared so the schema says "one of the categories, or empty".
     category = serializers.ChoiceField(
@@ -71,6 +75,8 @@ class ItemSerializer(serializers.ModelSerializer):
             "category",
             "tags",
             "heat",
+            "heat_breakdown",
+            "story",
             "featured",
             "status",
             "published_at",
@@ -84,6 +90,14 @@ class ItemSerializer(serializers.ModelSerializer):
 
     def get_page_url(self, item: Item) -> str:
         return absolute_url(self.context, item.get_absolute_url())
+
+    @extend_schema_field(StorySerializer(allow_null=True))
+    def get_story(self, item: Item) -> dict | None:
+        return stories_api.item_story(item)
+
+    @extend_schema_field(HeatBreakdownSerializer(allow_null=True))
+    def get_heat_breakdown(self, item: Item) -> dict | None:
+        return stories_api.item_heat_breakdown(item)
 
     @extend_schema_field(TagSerializer(many=True))
     def get_tags(self, item: Item) -> list[dict[str, str]]:

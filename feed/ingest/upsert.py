@@ -32,6 +32,7 @@ from feed.ingest.normalise import Entry, Skip
 from feed.ingest.tagging import items_tag
 from feed.models import Item, Source, Tombstone
 from feed.revisions import item_refresh_from_source
+from feed.signals import items_arrived
 
 BATCH_SIZE = 500
 # What an item's heat gains for each other source that carries the same story.
@@ -231,6 +232,9 @@ def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertC
                 item.pk = None
                 counts.unchanged += 1
     counts.new += len(created)
+    if created:
+        ids = [item.pk for item in created]
+        transaction.on_commit(lambda: items_arrived.send(sender=Item, item_ids=ids), robust=True)
     entry_by_url = {entry.url: entry for entry in entries}
     pairs = []
     for item in created:

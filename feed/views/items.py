@@ -4,10 +4,11 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
+from feed import hooks
 from feed.clicks import item_count_click, item_original_url
 from feed.conditional import public_cache
 from feed.models import Item
-from feed.pages import item_page_context, related_items
+from feed.pages import RELATED_LIMIT, item_page_context, related_items
 from feed.views.common import public_page
 
 
@@ -18,7 +19,8 @@ def item_detail(request, pk: int, slug: str):
     item = get_object_or_404(Item.objects.visible().for_cards(), pk=pk)
     if slug != item.slug:
         return redirect(item, permanent=True)
-    context = item_page_context(request=request, item=item, related=related_items(item))
+    related = hooks.related_items(item, limit=RELATED_LIMIT, default=lambda: related_items(item))
+    context = item_page_context(request=request, item=item, related=related)
     return render(request, "feed/item_detail.html", context)
 
 

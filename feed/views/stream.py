@@ -7,6 +7,7 @@ from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from feed import hooks
 from feed.conditional import public_cache
 from feed.models import Item
 from feed.pages import FACET_LIMIT, stream_context
@@ -28,10 +29,10 @@ def _aside(filtered: Filtered) -> dict:
 def stream(request):
     """The stream of everything visible, newest first, narrowed by the query string's filters."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = stream_page(filtered.items, before=page_before(request))
+    page = stream_page(hooks.stream_filter(filtered.items, request), before=page_before(request))
     context = stream_context(
         request=request,
-        days=page.days,
+        days=hooks.days_arrange(page.days, request),
         query=filtered.query,
         older=page.older,
         **_aside(filtered),
@@ -44,11 +45,13 @@ def stream(request):
 def day(request, day: datetime.date):
     """One day's items (a permalink), paged like the stream, with links to the neighbouring days."""
     filtered = filtered_items(request, Item.objects.visible())
-    page = stream_page(on_day(filtered.items, day=day), before=page_before(request))
+    page = stream_page(
+        on_day(hooks.stream_filter(filtered.items, request), day=day), before=page_before(request)
+    )
     older_day, newer_day = neighbour_days(filtered.items, day=day)
     context = stream_context(
         request=request,
-        days=page.days,
+        days=hooks.days_arrange(page.days, request),
         query=filtered.query,
         base=request.path,
         older=page.older,

@@ -55,6 +55,8 @@ def test_item_payload_has_every_field_an_integration_needs(api, clock):
                 {"slug": "长上下文", "name": "长上下文"},
             ],
             "heat": 83,
+            "heat_breakdown": None,
+            "story": None,
             "featured": True,
             "status": "featured",
             "published_at": "2026-06-20T10:00:00+08:00",

@@ -45,9 +45,7 @@ def test_an_editor_enriches_selected_drafts_and_live_items_are_left_alone(
 
     response = act(client, "enrich_selected", [draft, live])
 
-    assert messages_of(response) == [
-        "AI drafts: 1 done, 0 skipped, 0 failed, 0 waiting."
-    ]
+    assert messages_of(response) == ["AI drafts: 1 done, 0 skipped, 0 failed, 0 waiting."]
     draft.refresh_from_db()
     live.refresh_from_db()
     assert draft.summary == GOOD["summary"]

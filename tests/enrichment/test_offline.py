@@ -96,7 +96,9 @@ def test_an_english_paper_is_summarised_by_its_leading_sentences_in_english(sett
     # No Chinese headline, summary or why can be written without a model.
     assert item.enrichment.headline == ""
     assert item.enrichment.needs_editor == ["headline", "recommendation", "summary"]
-    assert item.field_drafts.get(field="summary").replaced.endswith("is an expander in fixed dimension.")
+    assert item.field_drafts.get(field="summary").replaced.endswith(
+        "is an expander in fixed dimension."
+    )
 
 
 def test_with_english_as_content_language_the_english_title_is_the_headline(settings):
@@ -139,7 +141,9 @@ def test_chinese_text_is_cut_at_whole_sentences():
         "示例实验室今天公开了青松-7B 的权重和训练代码，采用宽松的开源许可证。"
     )
     assert extractive_summary("一" * 80, limit=20) == "一" * 19 + "…"
-    assert extractive_summary("Mixture of experts " * 20, limit=30) == "Mixture of experts Mixture of…"
+    assert (
+        extractive_summary("Mixture of experts " * 20, limit=30) == "Mixture of experts Mixture of…"
+    )
 
 
 def test_the_language_of_a_text():

@@ -1,0 +1,15 @@
+"""The daily brief's addresses: /daily/<date>/ and its three feeds."""
+
+from django.urls import path
+
+from stories import views
+
+app_name = "stories"
+
+# The `day` converter is registered by feed.urls (YYYY-MM-DD, a bad date is a 404).
+urlpatterns = [
+    path("daily/<day:day>/", views.daily, name="daily"),
+    path("daily/<day:day>/feed.xml", views.daily_rss, name="daily-rss"),
+    path("daily/<day:day>/feed.atom", views.daily_atom, name="daily-atom"),
+    path("daily/<day:day>/feed.json", views.daily_json, name="daily-json"),
+]
