@@ -1,4 +1,4 @@
-"""The editors' side: the actions in the review queue, the drafts beside the fields, today's spend."""
+"""The editors' side: queue actions, the drafts beside the fields, today's spend."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""The offline backend on real feed text: a Chinese feed and an arXiv response (tests/data/feeds)."""
+"""The offline backend on real feed text: a Chinese feed and an arXiv response."""
 
 from pathlib import Path
 
@@ -135,7 +135,7 @@ def test_an_editors_why_survives_a_later_offline_run():
 
 
 def test_chinese_text_is_cut_at_whole_sentences():
-    text = "示例实验室今天公开了青松-7B 的权重和训练代码，采用宽松的开源许可证。该模型在长文档问答评测中表现稳定，上下文长度可达十二万字。"
+    text = "示例实验室今天公开了青松-7B 的权重和训练代码，采用宽松的开源许可证。该模型在长文档问答评测中表现稳定，上下文长度可达十二万字。"  # noqa: E501
 
     assert extractive_summary(text, limit=60) == (
         "示例实验室今天公开了青松-7B 的权重和训练代码，采用宽松的开源许可证。"
