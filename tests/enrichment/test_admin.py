@@ -38,8 +38,8 @@ def chat_settings(settings, chat, ai_settings):
 def test_an_editor_enriches_selected_drafts_and_live_items_are_left_alone(
     client, chat, chat_settings
 ):
-    draft = make_item(title="A draft", status="draft", summary="Feed text.")
-    live = make_item(title="Live", status="published", summary="Live text.")
+    draft = make_item(recommendation="", title="A draft", status="draft", summary="Feed text.")
+    live = make_item(recommendation="", title="Live", status="published", summary="Live text.")
     chat.answer(GOOD, tokens_in=100, tokens_out=50)
     client.force_login(make_editor())
 
@@ -55,7 +55,7 @@ def test_an_editor_enriches_selected_drafts_and_live_items_are_left_alone(
 
 
 def test_regenerate_rewrites_a_field_the_editor_changed(client, chat, chat_settings):
-    item = make_item(title="A draft", status="draft", summary="Feed text.")
+    item = make_item(recommendation="", title="A draft", status="draft", summary="Feed text.")
     chat.answer(GOOD)
     client.force_login(make_editor())
     act(client, "enrich_selected", [item])
@@ -75,7 +75,9 @@ def test_regenerate_rewrites_a_field_the_editor_changed(client, chat, chat_setti
 def test_the_item_form_shows_the_draft_the_final_text_a_diff_and_the_provenance(
     client, chat, chat_settings
 ):
-    item = make_item(title="Original title", status="draft", summary="Feed text.")
+    item = make_item(
+        recommendation="", title="Original title", status="draft", summary="Feed text."
+    )
     chat.answer(GOOD, tokens_in=1200, tokens_out=300)
     client.force_login(make_editor())
     act(client, "enrich_selected", [item])
@@ -93,7 +95,9 @@ def test_the_item_form_shows_the_draft_the_final_text_a_diff_and_the_provenance(
 
 
 def test_an_editor_corrects_the_headline_in_the_item_form(client, chat, chat_settings):
-    item = make_item(title="Original title", status="draft", summary="Feed text.")
+    item = make_item(
+        recommendation="", title="Original title", status="draft", summary="Feed text."
+    )
     chat.answer(GOOD)
     editor = make_editor()
     client.force_login(editor)
@@ -123,8 +127,8 @@ def test_an_editor_corrects_the_headline_in_the_item_form(client, chat, chat_set
 
 
 def test_the_queue_filters_by_ai_state(client, chat, chat_settings):
-    done = make_item(title="Enriched", status="draft", summary="x")
-    make_item(title="Not yet", status="draft", summary="y", source=make_source())
+    done = make_item(recommendation="", title="Enriched", status="draft", summary="x")
+    make_item(recommendation="", title="Not yet", status="draft", summary="y", source=make_source())
     chat.answer(GOOD)
     client.force_login(make_editor())
     act(client, "enrich_selected", [done])
@@ -136,7 +140,7 @@ def test_the_queue_filters_by_ai_state(client, chat, chat_settings):
 
 def test_the_dashboard_shows_todays_spend_against_the_budget(client, chat, chat_settings):
     chat_settings.AITOP_AI_DAILY_TOKEN_BUDGET = 10_000
-    item = make_item(status="draft", summary="x")
+    item = make_item(recommendation="", status="draft", summary="x")
     chat.answer(GOOD, tokens_in=2000, tokens_out=500)
     client.force_login(make_editor())
     act(client, "enrich_selected", [item])

@@ -17,7 +17,12 @@ pytestmark = pytest.mark.django_db
 
 def drafts(n: int) -> list[Item]:
     return [
-        make_item(title=f"Draft {i}", summary="Some feed text.", status=Item.Status.DRAFT)
+        make_item(
+            recommendation="",
+            title=f"Draft {i}",
+            summary="Some feed text.",
+            status=Item.Status.DRAFT,
+        )
         for i in range(n)
     ]
 
@@ -62,7 +67,7 @@ def test_a_reservation_that_does_not_fit_changes_nothing(ai_settings, clock):
 
 
 def test_todays_spend_is_counted_in_the_sites_time_zone(chat, backend, ai_settings, clock):
-    item = make_item(status=Item.Status.DRAFT, summary="Text.")
+    item = make_item(recommendation="", status=Item.Status.DRAFT, summary="Text.")
     chat.answer(GOOD, tokens_in=1000, tokens_out=250)
     items_enrich(items=[item], backend=backend, now=clock.now)
 

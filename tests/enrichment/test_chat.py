@@ -23,7 +23,7 @@ def draft_item(**kwargs) -> Item:
     kwargs.setdefault("title", "Sample Lab open-sources Qingsong-7B")
     kwargs.setdefault("summary", FEED_SUMMARY)
     kwargs.setdefault("status", Item.Status.DRAFT)
-    return make_item(**kwargs)
+    return make_item(recommendation="", **kwargs)
 
 
 def unchanged(item: Item) -> None:
@@ -349,7 +349,7 @@ def test_an_editor_correcting_an_ai_draft_keeps_it_and_regenerate_is_asked_for(c
 
 
 def test_live_items_are_never_enriched(chat, backend):
-    item = make_item(status=Item.Status.PUBLISHED, summary=FEED_SUMMARY)
+    item = make_item(recommendation="", status=Item.Status.PUBLISHED, summary=FEED_SUMMARY)
 
     result = item_enrich(item=item, backend=backend)
 

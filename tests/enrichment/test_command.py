@@ -20,8 +20,10 @@ def run(*args) -> tuple[str, str]:
 
 def test_pending_with_a_limit_enriches_that_many_and_says_what_it_did():
     for n in range(3):
-        make_item(title=f"Draft {n}", status="draft", summary=f"Text number {n}.")
-    make_item(title="Live", status="published", summary="Live.")
+        make_item(
+            recommendation="", title=f"Draft {n}", status="draft", summary=f"Text number {n}."
+        )
+    make_item(recommendation="", title="Live", status="published", summary="Live.")
 
     out, err = run("--pending", "--limit", "2")
 
@@ -34,7 +36,7 @@ def test_pending_with_a_limit_enriches_that_many_and_says_what_it_did():
 
 
 def test_a_second_run_skips_what_is_done():
-    make_item(status="draft", summary="Text.")
+    make_item(recommendation="", status="draft", summary="Text.")
     run()
 
     out, _ = run()

@@ -23,8 +23,8 @@ QUERIES = {
     "/?tag=共同&source=src-0&kind=paper": G + 6,
     # cards, their tags, their stories' sources, older day, newer day, facets
     "/days/2026-06-18/": G + 6,
-    # the item, its tags, related items
-    "item": G + 3,
+    # the item, its tags, its story's sources, tag weights, related items
+    "item": G + 5,
     # items, their tags
     "/feed.xml": G + 2,
     "/feed.atom": G + 2,
