@@ -84,9 +84,9 @@ class StoryItemAdmin(ItemAdmin):
         "reject_duplicates",
     ]
 
-    def get_list_display(self, request):
-        shown = [name for name in super().get_list_display(request) if name != "same_story"]
-        return [*shown, "story"]
+    def story_annotate(self, queryset):
+        # The "story" column comes from the stories (see get_changelist_instance).
+        return queryset
 
     def get_inlines(self, request, obj):
         return [*super().get_inlines(request, obj), HeatScoreInline]

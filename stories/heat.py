@@ -20,7 +20,7 @@ from django.db.models.functions import Cast, Greatest, Least, Log, Power, Round
 from django.utils import timezone
 
 from feed.freshness import generation_bump
-from feed.models import Item, Source
+from feed.models import PUBLIC_Q, Item, Source
 from stories.models import HeatScore, Story, StoryItem
 
 SOURCE_SHARE = 0.5
@@ -80,11 +80,12 @@ def heat_recompute(
         # Only rows whose heat moves are written: most hold still between two runs.
         heat = _heat_expression()
         scores.exclude(heat=heat).update(heat=heat)
-        changed = items.exclude(
-            heat=Subquery(HeatScore.objects.filter(item_id=OuterRef("pk")).values("heat")[:1])
-        ).update(heat=Subquery(HeatScore.objects.filter(item_id=OuterRef("pk")).values("heat")[:1]))
-        if changed:
-            generation_bump()  # cards show heat; hot order depends on it
+        stored = Subquery(HeatScore.objects.filter(item_id=OuterRef("pk")).values("heat")[:1])
+        moving = items.exclude(heat=stored)
+        # Cards show heat and hot order depends on it; a draft's heat is the desk's own.
+        if moving.filter(PUBLIC_Q).exists():
+            generation_bump()
+        changed = moving.update(heat=stored)
     return changed
 
 

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from feed.freshness import generation_bump
-from feed.models import Item
+from feed.models import PUBLIC_STATUSES, Item
 from stories.index import item_candidates, item_index, item_signature, item_time
 from stories.matching.verdict import Verdict, verdict
 from stories.models import Story, StoryItem
@@ -78,8 +78,10 @@ def story_rerank(*, story: Story) -> Story | None:
     links = list(
         StoryItem.objects.filter(story=story).select_related("item__source").order_by("rank")
     )
-    # Stories decide which cards the public pages show: readers' caches move on commit.
-    generation_bump()
+    # Stories decide which cards the public pages show: readers' caches move on
+    # commit when a reader can see one of its items (or it is emptied, whatever it held).
+    if not links or any(link.item.status in PUBLIC_STATUSES for link in links):
+        generation_bump()
     if not links:
         story.delete()
         return None

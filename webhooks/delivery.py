@@ -16,6 +16,7 @@ import time
 
 import httpx
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import F, Q
 from django.tasks import default_task_backend
@@ -74,6 +75,7 @@ def webhooks_notify(
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
+                cls=DjangoJSONEncoder,  # the item's representation carries datetimes
             )
             delivery.save()
             created.append(delivery)

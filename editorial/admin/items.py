@@ -133,6 +133,21 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
     # --- the queue -------------------------------------------------------------
 
     def get_queryset(self, request):
+        # Not super(): it orders before the annotations that the order may name.
+        queryset = (
+            self.model._default_manager.get_queryset()
+            .select_related("source", "reviewed_by", "submitted_by")
+            .prefetch_related("tags")
+        )
+        queryset = self.story_annotate(queryset)
+        return self.queue_order(request, queryset).order_by(*self.get_ordering(request))
+
+    def story_annotate(self, queryset):
+        """How many other items share each row's cluster key (the "story" column).
+
+        The stories app's admin fills the same column from its stories and
+        overrides this to add nothing.
+        """
         others = (
             Item.objects.filter(cluster_key=OuterRef("cluster_key"))
             .exclude(cluster_key="")
@@ -142,16 +157,9 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
             .annotate(n=Count("pk"))
             .values("n")
         )
-        # Not super(): it orders before the annotations that the order may name.
-        queryset = (
-            self.model._default_manager.get_queryset()
-            .select_related("source", "reviewed_by", "submitted_by")
-            .annotate(
-                same_story_count=Coalesce(Subquery(others, output_field=IntegerField()), Value(0))
-            )
-            .prefetch_related("tags")
+        return queryset.annotate(
+            same_story_count=Coalesce(Subquery(others, output_field=IntegerField()), Value(0))
         )
-        return self.queue_order(request, queryset).order_by(*self.get_ordering(request))
 
     def get_changelist_form(self, request, **kwargs):
         return ItemListForm

@@ -46,6 +46,11 @@ def form_data(client, item: Item, **changes) -> dict:
         management = inline.formset.management_form
         for name in management.fields:
             data[management.add_prefix(name)] = management[name].value()
+        for inline_form in inline.formset.forms:
+            for name in inline_form.fields:
+                value = inline_form[name].value()
+                if value is not None and value is not False:  # unticked boxes post nothing
+                    data[inline_form.add_prefix(name)] = value
     data.update(changes)
     return data
 
@@ -347,11 +352,12 @@ def test_an_item_added_by_hand_is_a_draft(client):
         "kind": "news",
         "heat": 5,
         "tags": ["政策", "新标签"],
-        "log_entries-TOTAL_FORMS": 0,
-        "log_entries-INITIAL_FORMS": 0,
         "status": "featured",
         "_save": "Save",
     }
+    for inline in response.context["inline_admin_formsets"]:  # history, heat, enrichment
+        data[f"{inline.formset.prefix}-TOTAL_FORMS"] = 0
+        data[f"{inline.formset.prefix}-INITIAL_FORMS"] = 0
     assert response.status_code == 200
 
     client.post("/admin/feed/item/add/", data)

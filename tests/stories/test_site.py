@@ -5,9 +5,11 @@ import re
 
 import pytest
 
+from feed import freshness
 from stories.membership import item_match
 from tests.conftest import SHANGHAI
 from tests.factories import make_item, make_source
+from tests.feed.test_query_counts import QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +54,7 @@ def test_the_stream_shows_a_story_once_by_its_lead_with_every_other_source_unfol
     html = client.get("/").text
 
     assert card_titles(html) == ["Introducing Claude Opus 4.5", "Something else"]
-    assert "Also covered by 2 sources" in client.get("/", headers={"accept-language": "en"}).text
+    assert "Also covered by 2 sources" in client.get("/en/").text
     assert "另有 2 个来源报道" in html
     assert coverage(html) == [
         "机器之心: Anthropic 发布 Claude Opus 4.5",
@@ -122,7 +124,8 @@ def test_the_stream_with_stories_runs_the_same_queries_for_one_or_many_stories(
         two = make_item(title=f"Model-{n}X 发布", published_at=at(10))
         item_match(item=one)
         item_match(item=two)
+    freshness.generation_current()  # the writes' bump lands first, as after a commit
 
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(QUERIES["/"]):
         html = client.get("/").text
     assert len(card_titles(html)) == 15
