@@ -181,6 +181,9 @@ def _database(url: str) -> dict:
             }
         # Seconds to reach the server at all, pool or not.
         config.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
+        # No JIT: at a million items the planner's costs pass jit_above_cost and
+        # compiling took 30-60 ms of queries that run in 20 (docs/benchmarks.md).
+        config["OPTIONS"]["options"] = "-c jit=off"
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."

@@ -232,10 +232,22 @@ class ItemQuerySet(models.QuerySet):
         )
 
     def tagged(self, *slugs: str) -> "ItemQuerySet":
-        """Items carrying every one of the given tag slugs."""
+        """Items carrying every one of the given tag slugs (one query to look up their ids).
+
+        Filtering on the tag's id, not a join on its slug, lets PostgreSQL use
+        what it knows of each tag's frequency: for a tag on a quarter of a
+        million items it walks the stream index (20 ms), for a rare one it reads
+        the tag's rows; joined by slug it guessed an average tag and read every
+        row of a common one (2 s at 1M items).
+        """
+        if not slugs:
+            return self
+        ids = dict(Tag.objects.filter(slug__in=slugs).values_list("slug", "pk"))
+        if len(ids) < len(set(slugs)):
+            return self.none()
         queryset = self
         for slug in slugs:
-            queryset = queryset.filter(tagged_items__tag__slug=slug)
+            queryset = queryset.filter(tagged_items__tag_id=ids[slug])
         return queryset
 
     def newest_first(self) -> "ItemQuerySet":

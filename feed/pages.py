@@ -214,12 +214,12 @@ def stream_context(
     }
 
 
-def related_items(item: Item) -> list[Item]:
-    """Visible items sharing the most tags with `item`, among a fixed window around it.
+def related_window(item: Item):
+    """The primary keys of RELATED_WINDOW visible items published around `item`, as a subquery.
 
-    The window (RELATED_WINDOW visible items, half published just before it,
-    half just after) is two ranges of the stream index, so counting shared
-    tags costs the same whatever the size of the site and however common the tags.
+    Half published just before it, half just after: two ranges of the stream
+    index, so whatever is counted over the window costs the same whatever the
+    size of the site and however common the tags.
     """
     moment = item.published_at or timezone.now()
     visible = Item.objects.visible()
@@ -228,14 +228,20 @@ def related_items(item: Item) -> list[Item]:
     after = (
         visible.filter(published_at__gt=moment).order_by("published_at", "id").values("pk")[:half]
     )
+    # One IN over a UNION, not two INs joined by OR: the planner keeps to the indexes.
+    # (Each side wrapped in its own IN: SQLite allows no LIMIT inside a UNION.)
+    return (
+        Item.objects.filter(pk__in=before)
+        .values("pk")
+        .union(Item.objects.filter(pk__in=after).values("pk"), all=True)
+    )
+
+
+def related_items(item: Item) -> list[Item]:
+    """Visible items sharing the most tags with `item`, among the window around it."""
     return list(
-        # One IN over a UNION, not two INs joined by OR: the planner keeps to the indexes.
-        # (Each side wrapped in its own IN: SQLite allows no LIMIT inside a UNION.)
-        visible.filter(
-            pk__in=Item.objects.filter(pk__in=before)
-            .values("pk")
-            .union(Item.objects.filter(pk__in=after).values("pk"), all=True)
-        )
+        Item.objects.visible()
+        .filter(pk__in=related_window(item))
         .related_to(item)
         .select_related("source")[:RELATED_LIMIT]
     )

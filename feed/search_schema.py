@@ -22,9 +22,12 @@ POSTGRES_CREATE = [
     # Every 1- and 2-character gram of the document: what a word too short for
     # trigrams is looked up by. GIN keeps each key once per row, so no DISTINCT;
     # a PL/pgSQL loop over the characters is some 15 times faster than SQL's
-    # generate_series and substr (about 70 µs for an item).
+    # generate_series and substr (about 70 µs for an item). COST 5000 (50 times
+    # the default) tells the planner what calling it per row costs: without it, a
+    # search for a rare word walked the stream index calling it on every item
+    # (40 s at 1M items) instead of reading the GIN index (20 ms).
     """CREATE OR REPLACE FUNCTION feed_item_short_grams(document text)
-    RETURNS text[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+    RETURNS text[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT COST 5000 AS $$
     DECLARE
         chars text[] := string_to_array(document, NULL);
         grams text[] := chars;

@@ -7,8 +7,9 @@ through `editorial.workflow`, so they carry its permissions and history too.
 
 import datetime
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from editorial import workflow
@@ -139,7 +140,11 @@ def story_reject_duplicates(*, item: Item, by, now: datetime.datetime | None = N
         link = _link_of(item)
         lead = Item.objects.get(pk=link.story.lead_id)
         drafts = Item.objects.drafts().filter(story_link__story=link.story).exclude(pk=lead.pk)
-        reason = _("Duplicate of “%(title)s” (#%(id)s).") % {"title": lead.title, "id": lead.pk}
+        with translation.override(settings.LANGUAGE_CODE):  # history is in the desk's language
+            reason = _("Duplicate of “%(title)s” (#%(id)s).") % {
+                "title": lead.title,
+                "id": lead.pk,
+            }
         return [
             workflow.item_reject(item=draft, by=by, reason=reason, now=now)
             for draft in drafts.order_by("pk")

@@ -10,6 +10,7 @@ from django.db.models import Case, Count, Exists, F, FloatField, OuterRef, Subqu
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item, ItemQuerySet, TaggedItem
+from feed.pages import related_window
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
@@ -78,10 +79,10 @@ def days_arrange(days: list, request) -> list:
     return days
 
 
-def tag_weights(tag_ids: list[int]) -> dict[int, float]:
-    """How telling each tag is: rarer tags weigh more (inverse of the log of its use)."""
+def tag_weights(tag_ids: list[int], *, among) -> dict[int, float]:
+    """How telling each tag is among the items `among`: rarer tags weigh more (1 / log of use)."""
     counts = dict(
-        TaggedItem.objects.filter(tag_id__in=tag_ids)
+        TaggedItem.objects.filter(tag_id__in=tag_ids, content_object_id__in=among)
         .values("tag_id")
         .annotate(n=Count("pk"))
         .values_list("tag_id", "n")
@@ -92,14 +93,16 @@ def tag_weights(tag_ids: list[int]) -> dict[int, float]:
 def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
     """The item's story first (visible members), then items sharing its rarest tags.
 
-    Three queries: the story's members, the tags' weights, the tag matches.
+    Three queries: the story's members, the tags' weights, the tag matches;
+    both counted over the window of items published around it, not the whole site.
     """
     cards_add_coverage([item])
     related = list(item.coverage[:limit])
     tag_ids = [tag.pk for tag in item.tags.all()]
     if len(related) >= limit or not tag_ids:
         return related
-    weights = tag_weights(tag_ids)
+    window = related_window(item)
+    weights = tag_weights(tag_ids, among=window)
     weight = Sum(
         Case(
             *[When(tagged_items__tag_id=tag, then=w) for tag, w in weights.items()],
@@ -110,7 +113,7 @@ def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
     skip = [item.pk, *(other.pk for other in related)]
     others = (
         Item.objects.visible()
-        .filter(tagged_items__tag_id__in=tag_ids)
+        .filter(pk__in=window, tagged_items__tag_id__in=tag_ids)
         .exclude(pk__in=skip)
         .annotate(weight=weight)
         .order_by("-weight", "-published_at", "-id")

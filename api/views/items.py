@@ -118,9 +118,14 @@ class ItemViewSet(
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self):
-        if self.action == "list":
-            return items_for_api(items_filtered(self.request, Item.objects.visible()))
-        return items_for_api(self.readable_items())
+        # DRF's model permissions ask for the queryset too (to learn its model):
+        # build it once, since filtering by tag looks the tags' ids up.
+        if getattr(self, "_items", None) is None:
+            if self.action == "list":
+                self._items = items_for_api(items_filtered(self.request, Item.objects.visible()))
+            else:
+                self._items = items_for_api(self.readable_items())
+        return self._items.all()
 
     def readable_items(self):
         """Visible items and the caller's own submissions; every item for staff who may view."""

@@ -19,8 +19,8 @@ G = 0 if generation_in_cache() else 1
 QUERIES = {
     # cards, their tags, their stories' sources, facets
     "/": G + 4,
-    # …plus the names of the active tags and of the active source for the chips
-    "/?tag=共同&source=src-0&kind=paper": G + 6,
+    # …plus the ids of the active tags, their names and the active source's for the chips
+    "/?tag=共同&source=src-0&kind=paper": G + 7,
     # cards, their tags, their stories' sources, older day, newer day, facets
     "/days/2026-06-18/": G + 6,
     # the item, its tags, its story's sources, tag weights, related items
@@ -29,8 +29,8 @@ QUERIES = {
     "/feed.xml": G + 2,
     "/feed.atom": G + 2,
     "/feed.json": G + 2,
-    # …plus the names for the title
-    "/feed.xml?tag=共同": G + 3,
+    # …plus the tag's id and the names for the title
+    "/feed.xml?tag=共同": G + 4,
     # tags with counts
     "/tags/": G + 1,
     # sources with counts
