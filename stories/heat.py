@@ -55,7 +55,10 @@ def _points_expression():
 
 
 def _heat_expression():
-    decay = Power(Value(0.5), F("age_hours") / Value(half_life_hours()))
+    # 64 half-lives at most: any heat is 0 by then, and PostgreSQL raises an
+    # underflow on 0.5 ** (a few thousand), which years-old items reach.
+    halvings = Least(Value(64.0), F("age_hours") / Value(half_life_hours()))
+    decay = Power(Value(0.5), halvings)
     computed = Greatest(Value(0.0), Least(Value(100.0), Round(_points_expression() * decay)))
     return Case(
         When(pinned__isnull=False, then=F("pinned")),

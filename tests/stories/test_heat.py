@@ -74,6 +74,13 @@ def test_heat_halves_after_one_half_life(clock, settings):
     assert _heat(item, clock.now + datetime.timedelta(hours=24)) == 10
 
 
+def test_an_item_years_old_has_no_heat_and_breaks_nothing(clock):
+    # 0.5 ** (age / half-life) underflows on PostgreSQL unless it is bounded.
+    old = make_item(source=make_source(weight=90), published_at=clock.now)
+
+    assert _heat(old, clock.now + datetime.timedelta(days=3 * 365)) == 0
+
+
 def test_without_the_permission_heat_cannot_be_pinned(clock):
     from editorial.errors import NotPermitted
 
