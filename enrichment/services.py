@@ -33,6 +33,11 @@ logger = logging.getLogger(__name__)
 
 ITEM_TEXT_FIELDS = (Field.SUMMARY, Field.RECOMMENDATION, Field.CATEGORY)
 ANSWER_KEEP = 4000  # characters of a refused answer kept for the editor
+# Item fields that both the feed and enrichment write. The feed refreshes a
+# field whenever its text differs from the item's, except fields listed in
+# `edited_fields`; an AI draft replaces the feed's text on purpose, so it is
+# listed there too, or the next fetch of the same entry would put it back.
+FEED_OWNED = frozenset({Field.SUMMARY})
 
 
 @dataclasses.dataclass
@@ -260,6 +265,7 @@ def _apply(item, enrichment, *, draft, answer, wanted, regenerate, language, now
             outcome=Run.Outcome.OK,
         )  # fmt: skip
         columns = {}
+        claimed = set()
         for field in wanted:
             value = _draft_value(draft, field)
             before = current_value(current, enrichment, field)
@@ -276,6 +282,10 @@ def _apply(item, enrichment, *, draft, answer, wanted, regenerate, language, now
                 items_tag((current.pk, name) for name in value)
             else:
                 columns[field] = value
+                if field in FEED_OWNED and value != before:
+                    claimed.add(field)
+        if claimed:
+            columns["edited_fields"] = sorted(set(current.edited_fields or []) | claimed)
         if columns:
             # Bumped version: an editor's form opened before this write is told,
             # instead of silently putting the old text back.

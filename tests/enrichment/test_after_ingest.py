@@ -4,9 +4,12 @@
 import pytest
 
 from enrichment.models import Enrichment, Run
+from enrichment.services import item_enrich
 from feed.ingest.pipeline import Outcome, ingest_source
 from feed.models import Item
 from feed.signals import items_ingested
+from tests.enrichment.conftest import GOOD
+from tests.enrichment.test_offline import ARXIV, ingest_file
 from tests.factories import make_item, make_source
 from tests.loopback import LoopbackServer
 
@@ -96,3 +99,16 @@ def test_a_fetch_does_not_retry_an_item_that_failed_too_often(settings, clock):
     states = dict(Enrichment.objects.values_list("item_id", "state"))
     assert states == {given_up.pk: "failed", retried.pk: "done", new.pk: "done"}
     assert not Run.objects.filter(item=given_up).exists()
+
+
+def test_the_next_fetch_keeps_the_ai_summary_instead_of_putting_the_feeds_back(chat, backend):
+    (item,) = ingest_file(ARXIV, kind="paper")
+    chat.answer(GOOD)
+    item_enrich(item=item, backend=backend)
+
+    ingest_file(ARXIV, source=item.source)  # the same entry, seen again by the next fetch
+
+    item.refresh_from_db()
+    assert item.summary == GOOD["summary"]
+    assert item.title == "Heat-bath random walks with Markov bases"
+    assert item.edited_fields == ["summary"]
