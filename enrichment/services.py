@@ -24,6 +24,7 @@ from enrichment.backends import (
     BudgetExhausted,
     backend_from_settings,
 )
+from enrichment.budget import cost_estimate
 from enrichment.models import Enrichment, Field, FieldDraft, Run
 from enrichment.validate import AnswerRefused, Draft, answer_validate
 from feed.ingest.tagging import items_tag
@@ -207,10 +208,12 @@ def _state(enrichment: Enrichment, state: str, **fields) -> None:
 
 
 def _run(item, *, answer: Answer | None, backend, language, now, by, outcome, error="", **usage):
+    tokens_in, tokens_out = usage.get("tokens_in", 0), usage.get("tokens_out", 0)
+    # A call that failed after the model answered (cut off, refused) was still paid for.
     values = {
-        "tokens_in": usage.get("tokens_in", 0),
-        "tokens_out": usage.get("tokens_out", 0),
-        "cost": Decimal(0),
+        "tokens_in": tokens_in,
+        "tokens_out": tokens_out,
+        "cost": cost_estimate(tokens_in=tokens_in, tokens_out=tokens_out),
     }
     if answer is not None:
         values = {"tokens_in": answer.tokens_in, "tokens_out": answer.tokens_out}

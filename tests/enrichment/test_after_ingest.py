@@ -1,9 +1,10 @@
 """After ingestion: a fetch queues its new drafts, and nothing enrichment does fails it."""
 
+from decimal import Decimal
 
 import pytest
 
-from enrichment.models import Enrichment, Run
+from enrichment.models import Enrichment, Run, UsageDay
 from enrichment.services import item_enrich
 from feed.ingest.pipeline import Outcome, ingest_source
 from feed.models import Item
@@ -112,3 +113,21 @@ def test_the_next_fetch_keeps_the_ai_summary_instead_of_putting_the_feeds_back(c
     assert item.summary == GOOD["summary"]
     assert item.title == "Heat-bath random walks with Markov bases"
     assert item.edited_fields == ["summary"]
+
+
+def test_a_call_cut_off_at_max_tokens_records_what_its_tokens_cost(chat, backend, clock):
+    from tests.enrichment.chat_server import completion
+
+    item = make_item(recommendation="", status="draft", summary="Text.")
+    body = completion(GOOD, tokens_in=1000, tokens_out=400)
+    body["choices"][0]["finish_reason"] = "length"
+    chat.status(200, body=body)
+
+    result = item_enrich(item=item, backend=backend, now=clock.now)
+
+    assert (result.status, result.error) == ("failed", "the answer was cut off at max_tokens")
+    run = Run.objects.get(item=item)
+    # 1000 × $2/M + 400 × $8/M, the same as the day's spend says
+    assert (run.tokens_in, run.tokens_out, run.cost) == (1000, 400, Decimal("0.005200"))
+    assert result.cost == Decimal("0.005200")
+    assert UsageDay.objects.get().cost == Decimal("0.005200")
