@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from enrichment.models import Enrichment
+from enrichment.services import items_pending
 from enrichment.tasks import enrich_items_task
 from feed.models import Item
 from feed.signals import items_ingested
@@ -31,13 +31,14 @@ def enrich_enqueue(item_ids: list[int]) -> None:
 
 @receiver(items_ingested, dispatch_uid="enrichment_after_fetch")
 def enrich_after_fetch(sender, *, source_id: int, fetched_at, **kwargs) -> None:
-    """The drafts a fetch created (or saw) that are not enriched yet."""
+    """The drafts a fetch created (or saw) that are still pending, as `enrich_items --pending`."""
     if not settings.AITOP_ENRICH_ON_INGEST:
         return
+    # items_pending() leaves out items that failed AITOP_AI_MAX_ATTEMPTS times:
+    # a feed shows an entry for days, and each fetch would pay for it again.
     ids = list(
-        Item.objects.drafts()
+        items_pending()
         .filter(source_id=source_id, fetched_at=fetched_at)
-        .exclude(enrichment__state=Enrichment.State.DONE)
         .values_list("pk", flat=True)
     )
     enrich_enqueue(ids)

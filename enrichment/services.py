@@ -24,6 +24,7 @@ from enrichment.backends import (
     BudgetExhausted,
     backend_from_settings,
 )
+from enrichment.budget import cost_estimate
 from enrichment.models import Enrichment, Field, FieldDraft, Run
 from enrichment.validate import AnswerRefused, Draft, answer_validate
 from feed.ingest.tagging import items_tag
@@ -33,6 +34,11 @@ logger = logging.getLogger(__name__)
 
 ITEM_TEXT_FIELDS = (Field.SUMMARY, Field.RECOMMENDATION, Field.CATEGORY)
 ANSWER_KEEP = 4000  # characters of a refused answer kept for the editor
+# Item fields that both the feed and enrichment write. The feed refreshes a
+# field whenever its text differs from the item's, except fields listed in
+# `edited_fields`; an AI draft replaces the feed's text on purpose, so it is
+# listed there too, or the next fetch of the same entry would put it back.
+FEED_OWNED = frozenset({Field.SUMMARY})
 
 
 @dataclasses.dataclass
@@ -202,10 +208,12 @@ def _state(enrichment: Enrichment, state: str, **fields) -> None:
 
 
 def _run(item, *, answer: Answer | None, backend, language, now, by, outcome, error="", **usage):
+    tokens_in, tokens_out = usage.get("tokens_in", 0), usage.get("tokens_out", 0)
+    # A call that failed after the model answered (cut off, refused) was still paid for.
     values = {
-        "tokens_in": usage.get("tokens_in", 0),
-        "tokens_out": usage.get("tokens_out", 0),
-        "cost": Decimal(0),
+        "tokens_in": tokens_in,
+        "tokens_out": tokens_out,
+        "cost": cost_estimate(tokens_in=tokens_in, tokens_out=tokens_out),
     }
     if answer is not None:
         values = {"tokens_in": answer.tokens_in, "tokens_out": answer.tokens_out}
@@ -260,6 +268,7 @@ def _apply(item, enrichment, *, draft, answer, wanted, regenerate, language, now
             outcome=Run.Outcome.OK,
         )  # fmt: skip
         columns = {}
+        claimed = set()
         for field in wanted:
             value = _draft_value(draft, field)
             before = current_value(current, enrichment, field)
@@ -276,6 +285,10 @@ def _apply(item, enrichment, *, draft, answer, wanted, regenerate, language, now
                 items_tag((current.pk, name) for name in value)
             else:
                 columns[field] = value
+                if field in FEED_OWNED and value != before:
+                    claimed.add(field)
+        if claimed:
+            columns["edited_fields"] = sorted(set(current.edited_fields or []) | claimed)
         if columns:
             # Bumped version: an editor's form opened before this write is told,
             # instead of silently putting the old text back.

@@ -28,9 +28,9 @@ ARXIV_FIRST_THREE = (
 )
 
 
-def ingest_file(name: str, **source_fields) -> list[Item]:
-    """The items a fetch of this corpus file creates, oldest first."""
-    source = make_source(**source_fields)
+def ingest_file(name: str, *, source=None, **source_fields) -> list[Item]:
+    """The items of a fetch of this corpus file (by a new source unless given), oldest first."""
+    source = source or make_source(**source_fields)
     parsed = parse_feed((DATA / name).read_bytes(), url="https://feed.example/feed")
     entries, _ = entries_normalise(
         parsed.entries, base_url="https://feed.example/feed", now=timezone.now(), limit=50
@@ -53,6 +53,7 @@ def test_a_chinese_entry_gets_its_title_as_headline_and_a_flag_for_the_why(setti
     assert item.title == "示例实验室发布开源大模型“青松-7B”，支持十二万字上下文"
     # Short enough already: the feed's own text, untouched.
     assert item.summary == feed_summary
+    assert item.edited_fields == []  # so the feed may still correct its own text
     assert item.summary.startswith("示例实验室今天公开了青松-7B 的权重和训练代码")
     assert item.recommendation == ""
     assert enrichment.needs_editor == ["recommendation"]
