@@ -22,10 +22,12 @@ Interface:
   when the guard refuses; its message says which address and why.
 """
 
+import contextlib
 import functools
 import ipaddress
 import socket
 import ssl
+import threading
 from collections.abc import Iterable
 
 import certifi
@@ -195,3 +197,49 @@ def guarded_client(
         ssl_context=verifying_ssl_context(ca_bundle), allow_hosts=allow_hosts
     )
     return httpx.Client(transport=transport, timeout=timeout, trust_env=False, **kwargs)
+
+
+class Deadline:
+    """One wall-clock limit for a whole exchange: connecting, sending, the headers and the body.
+
+    Used by every outgoing request that must end on time (fetches, webhook tries):
+    pass `extensions={"trace": deadline.trace}` to each request made under it.
+
+    httpx's timeouts count each read on its own, so a receiver that drips a
+    header line every second never trips them; when this deadline passes, a
+    timer shuts the try's sockets down, which ends any read that is waiting.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.expired = False
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(seconds, self.cut)
+        self.timer.daemon = True
+
+    def trace(self, event: str, info: dict) -> None:
+        """httpcore's trace hook: note each socket the try opens."""
+        if event in {"connection.connect_tcp.complete", "connection.start_tls.complete"}:
+            sock = info["return_value"].get_extra_info("socket")
+            with self.lock:
+                if sock is not None:
+                    self.sockets.append(sock)
+                expired = self.expired
+            if expired:
+                self.cut()
+
+    def cut(self) -> None:
+        with self.lock:
+            self.expired = True
+            sockets = list(self.sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> "Deadline":
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.timer.cancel()

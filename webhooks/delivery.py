@@ -5,13 +5,10 @@ one try and writes it to the log; `delivery_enqueue` and
 `deliveries_enqueue_due` put deliveries on the task queue when they are due.
 """
 
-import contextlib
 import datetime
 import functools
 import json
 import logging
-import socket
-import threading
 import time
 
 import httpx
@@ -144,49 +141,6 @@ def _claim(delivery: Delivery, now: datetime.datetime) -> bool:
     return bool(claimed)
 
 
-class Deadline:
-    """One wall-clock limit for a whole try: connecting, sending, the headers and the body.
-
-    httpx's timeouts count each read on its own, so a receiver that drips a
-    header line every second never trips them; when this deadline passes, a
-    timer shuts the try's sockets down, which ends any read that is waiting.
-    """
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.expired = False
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        self.timer = threading.Timer(seconds, self.cut)
-        self.timer.daemon = True
-
-    def trace(self, event: str, info: dict) -> None:
-        """httpcore's trace hook: note each socket the try opens."""
-        if event in {"connection.connect_tcp.complete", "connection.start_tls.complete"}:
-            sock = info["return_value"].get_extra_info("socket")
-            with self.lock:
-                if sock is not None:
-                    self.sockets.append(sock)
-                expired = self.expired
-            if expired:
-                self.cut()
-
-    def cut(self) -> None:
-        with self.lock:
-            self.expired = True
-            sockets = list(self.sockets)
-        for sock in sockets:
-            with contextlib.suppress(OSError):  # already closed
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def __enter__(self) -> "Deadline":
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.timer.cancel()
-
-
 def _post(delivery: Delivery, now: datetime.datetime) -> tuple[int | None, str, str]:
     """POST the body, signed now; the HTTP status (None if none came), the answer and the error.
 
@@ -194,7 +148,7 @@ def _post(delivery: Delivery, now: datetime.datetime) -> tuple[int | None, str, 
     receiver that compresses anyway is kept compressed), and only its first
     RESPONSE_KEEP bytes: a huge or endless answer costs nothing.
     """
-    from aitop.netguard import guarded_client
+    from aitop.netguard import Deadline, guarded_client
 
     body = delivery.body.encode()
     headers = {

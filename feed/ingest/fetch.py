@@ -14,7 +14,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from django.conf import settings
 
-from aitop.netguard import BlockedAddressError, guarded_client
+from aitop.netguard import BlockedAddressError, Deadline, guarded_client
 
 ACCEPT = (
     "application/rss+xml, application/atom+xml, application/feed+json, "
@@ -80,18 +80,25 @@ def fetch_feed(url: str, *, etag: str = "", last_modified: str = "") -> FetchedF
         pool=settings.FETCH_CONNECT_TIMEOUT,
     )
     deadline = time.monotonic() + settings.FETCH_TOTAL_TIMEOUT
+    # The watchdog ends a fetch at the total deadline wherever it waits (headers
+    # dripped a line a second included); the checks below end it between reads.
+    watchdog = Deadline(settings.FETCH_TOTAL_TIMEOUT)
     try:
-        with guarded_client(timeout=timeout, follow_redirects=False) as client:
-            return _follow(client, url, headers=headers, deadline=deadline)
+        with watchdog, guarded_client(timeout=timeout, follow_redirects=False) as client:
+            return _follow(client, url, headers=headers, deadline=deadline, trace=watchdog.trace)
     except BlockedAddressError as error:
         raise FetchError(str(error)) from None
     except httpx.TimeoutException:
         raise FetchError(_timeout_message()) from None
     except httpx.HTTPError as error:
+        if watchdog.expired:
+            raise FetchError(_timeout_message()) from None
         raise FetchError(_network_message(error)) from None
 
 
-def _follow(client: httpx.Client, url: str, *, headers: dict, deadline: float) -> FetchedFeed:
+def _follow(
+    client: httpx.Client, url: str, *, headers: dict, deadline: float, trace
+) -> FetchedFeed:
     seen = [url]
     for _hop in range(settings.FETCH_MAX_REDIRECTS + 1):
         refusal = url_scheme_refusal(url)
@@ -99,7 +106,7 @@ def _follow(client: httpx.Client, url: str, *, headers: dict, deadline: float) -
             raise FetchError(refusal)
         if time.monotonic() > deadline:
             raise FetchError(_timeout_message())
-        with client.stream("GET", url, headers=headers) as response:
+        with client.stream("GET", url, headers=headers, extensions={"trace": trace}) as response:
             location = response.headers.get("location")
             if response.is_redirect and location:
                 url = urljoin(url, location.strip())
@@ -134,6 +141,9 @@ def _read_limited(response: httpx.Response, *, deadline: float) -> bytes:
         decoder.feed(chunk)
         if time.monotonic() > deadline:
             raise FetchError(_timeout_message())
+    if time.monotonic() > deadline:
+        # The watchdog shut the socket: what looks like the end is a cut-off body.
+        raise FetchError(_timeout_message())
     body = decoder.finish()
     # A .gz file served as it is: still a feed, and still under the limit.
     if body[:2] == _GZIP_MAGIC:

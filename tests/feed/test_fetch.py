@@ -1,8 +1,12 @@
 """Fetching from servers that misbehave: each fault is stopped, reported and survived."""
 
+import contextlib
 import datetime
 import gzip
+import socket
 import ssl
+import threading
+import time
 import tracemalloc
 
 import pytest
@@ -61,6 +65,37 @@ def test_a_server_that_trickles_is_given_up_after_the_total_timeout(server, fetc
 
     server.route("/feed", trickle)
     fetch_fails(make_source(feed_url=server.url("/feed")), "too slow")
+
+
+def test_headers_dripped_past_the_total_timeout_end_the_fetch_on_time(fetching):
+    # Each header line well within the read timeout; all of them far past the total.
+    fetching.FETCH_TOTAL_TIMEOUT = 1.0
+    listener = socket.create_server(("127.0.0.1", 0))
+    stopping = threading.Event()
+
+    def drip():
+        conn, _ = listener.accept()
+        with conn, contextlib.suppress(OSError):  # the fetcher hangs up, as it should
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\n")
+            for n in range(40):
+                if stopping.wait(0.2):
+                    return
+                conn.sendall(f"X-Drip-{n}: x\r\n".encode())
+            conn.sendall(b"Content-Length: 0\r\n\r\n")
+
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/feed"
+    started = time.monotonic()
+    try:
+        fetch_fails(make_source(feed_url=url), "too slow")
+    finally:
+        stopping.set()
+        thread.join(5)
+        listener.close()
+
+    assert time.monotonic() - started < 2.5
 
 
 def test_an_endless_body_is_cut_off_at_the_size_limit(server, fetching):
