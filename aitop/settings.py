@@ -444,6 +444,9 @@ FETCH_MAX_BYTES = env_int("AITOP_FETCH_MAX_BYTES", 10 * 1024 * 1024)
 FETCH_MAX_REDIRECTS = env_int("AITOP_FETCH_MAX_REDIRECTS", 5)
 # Entries taken from one fetch; the rest are reported as skipped.
 FETCH_MAX_ENTRIES = env_int("AITOP_FETCH_MAX_ENTRIES", 200)
+# A document with more entries than this is refused before it is parsed: a
+# 10 MB feed of 140,000 tiny items would cost minutes of CPU to read 200.
+FETCH_MAX_DOCUMENT_ENTRIES = env_int("AITOP_FETCH_MAX_DOCUMENT_ENTRIES", 5000)
 # Seconds between two requests to one host (name and port); arXiv asks for 3.
 FETCH_HOST_GAP = env_float("AITOP_FETCH_HOST_GAP", 1.0)
 FETCH_HOST_GAPS = env_number_map(

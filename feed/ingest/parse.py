@@ -15,10 +15,12 @@ import dataclasses
 import datetime
 import io
 import json
+import re
 import time
 from html import escape
 
 import feedparser
+from django.conf import settings
 
 from feed.ingest import formats
 from feed.ingest.fastparse import fast_parse
@@ -68,7 +70,23 @@ def parse_feed(body: bytes, *, content_type: str = "", url: str = "") -> ParsedF
         xml_check_safe(body)
     except UnsafeXMLError as error:
         raise ParseError(f"refused: {error}") from None
+    _entries_bound(len(_XML_ENTRY.findall(body)))
     return _parse_xml(body, content_type=content_type, url=url)
+
+
+# An RSS item or an Atom entry, namespaced or not: counted on the bytes (a
+# regular expression runs through 10 MB in milliseconds), before any parser.
+_XML_ENTRY = re.compile(rb"<(?:[\w.-]+:)?(?:item|entry)[\s/>]")
+
+
+def _entries_bound(count: int) -> None:
+    """Refuse a document with more entries than anyone's feed has (parsing them all costs)."""
+    limit = settings.FETCH_MAX_DOCUMENT_ENTRIES
+    if count > limit:
+        raise ParseError(
+            f"refused: the document has {count:,} entries, more than {limit:,} "
+            "(AITOP_FETCH_MAX_DOCUMENT_ENTRIES)"
+        )
 
 
 def _looks_like_json(body: bytes, content_type: str) -> bool:
@@ -187,6 +205,7 @@ def _parse_json(body: bytes, *, url: str) -> ParsedFeed:
         raise ParseError(f"not a JSON Feed: {error}") from None
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise ParseError("not a JSON Feed: no list of items")
+    _entries_bound(len(data["items"]))
     version = data.get("version")
     if not (isinstance(version, str) and version.startswith("https://jsonfeed.org/version/")):
         warning = warning or "the JSON Feed does not say which version it is"

@@ -353,3 +353,29 @@ def test_a_certificate_for_another_host_name_is_refused(test_ca, fetching, tmp_p
         fetch_fails(make_source(feed_url=wrong.url("/feed")), "TLS certificate")
     finally:
         wrong.stop()
+
+
+def tiny_items(count: int) -> bytes:
+    return rss(*(f"<item><link>https://e.example/{n}</link></item>" for n in range(count)))
+
+
+def test_a_document_of_140000_tiny_items_is_refused_before_it_is_parsed(server, fetching):
+    # 9.9 MB of items that alone took 150 s of CPU to parse (the hardening probe).
+    server.serve("/feed", tiny_items(140_000))
+    source = make_source(feed_url=server.url("/feed"))
+    started = time.process_time()
+
+    fetch_fails(source, "the document has 140,000 entries, more than 5,000")
+
+    assert time.process_time() - started < 5
+
+
+def test_a_document_at_the_entry_bound_is_read(server, fetching):
+    fetching.FETCH_MAX_DOCUMENT_ENTRIES = 300
+    fetching.FETCH_MAX_ENTRIES = 300
+    server.serve("/feed", tiny_items(300))
+
+    result = ingest_source(make_source(feed_url=server.url("/feed")))
+
+    assert result.status == Outcome.OK
+    assert Item.objects.count() == 300
