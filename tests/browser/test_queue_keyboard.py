@@ -55,7 +55,10 @@ def test_a_chief_works_the_queue_from_the_keyboard(live_server, english_page, dr
     page.keyboard.press("k")
     assert current_title(page) == rows[0]
     page.screenshot(path=artifacts / "queue-keyboard-1280.png", full_page=True)
+    # Every column in view at 1280 px: the table does not scroll sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    table = page.locator(".results")
+    assert table.evaluate("r => r.scrollWidth <= r.clientWidth")
 
     with page.expect_navigation():
         page.keyboard.press("p")
