@@ -1,7 +1,6 @@
 """Items: the public stream as data, submissions, edits and the editorial actions."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ from editorial.errors import (
     TransitionNotAllowed,
 )
 from editorial.models import LogAction
-from feed.ingest.normalise import url_canonical
+from feed.identity import DuplicateURL
 from feed.models import Item
 from feed.revisions import ItemRevision
 
@@ -46,33 +45,17 @@ _KEYSETS = {
 }
 
 
-def _duplicate(url: str, *, readable, exclude_pk: int | None = None) -> None:
-    """Raise the 409 for a URL that another item already has; its id only if `readable` has it."""
-    existing = Item.objects.filter(url=url).exclude(pk=exclude_pk).values_list("pk", flat=True)
-    existing_id = existing.first()
-    if existing_id is not None:
+def _refusal(error: Exception, *, readable=None) -> exceptions.APIException:
+    """The API's answer to a refusal from the editorial functions."""
+    if isinstance(error, DuplicateURL):
         # A caller who may not read the item (a draft, someone else's) learns
         # that the URL is taken, never which item has it.
-        shown = readable.filter(pk=existing_id).exists()
-        raise Conflict(
-            _("An item with this URL exists already."),
-            code="duplicate_url",
-            **({"existing_id": existing_id} if shown else {}),
+        shown = readable is not None and readable.filter(pk=error.existing_id).exists()
+        return Conflict(
+            error.message,
+            code=error.code,
+            **({"existing_id": error.existing_id} if shown else {}),
         )
-
-
-def _canonical(data: dict) -> dict:
-    """The submitted URL in its canonical form, the one items are unique by."""
-    if "url" in data:
-        canonical = url_canonical(data["url"])
-        if canonical is None:
-            raise exceptions.ValidationError({"url": [_("Enter a valid http(s) URL.")]})
-        data["url"] = canonical
-    return data
-
-
-def _refusal(error: Exception) -> exceptions.APIException:
-    """The API's answer to a refusal from the editorial functions."""
     if isinstance(error, NotPermitted):
         return exceptions.PermissionDenied(error.message, code=error.code)
     if isinstance(error, TransitionNotAllowed):
@@ -146,17 +129,10 @@ class ItemViewSet(
         body_check(request.data)
         serializer = ItemSubmitSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        fields = _canonical(dict(serializer.validated_data))
-        _duplicate(fields["url"], readable=self.readable_items())
         try:
-            with transaction.atomic():
-                item = item_create(by=request.user, fields=fields)
-        except IntegrityError:
-            # Someone submitted the same URL between our check and our insert.
-            _duplicate(fields["url"], readable=self.readable_items())
-            raise
-        except (NotPermitted, FieldNotEditable, DjangoValidationError) as error:
-            raise _refusal(error) from None
+            item = item_create(by=request.user, fields=dict(serializer.validated_data))
+        except (NotPermitted, FieldNotEditable, DuplicateURL, DjangoValidationError) as error:
+            raise _refusal(error, readable=self.readable_items()) from None
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data
         location = request.build_absolute_uri(reverse("api:item-detail", kwargs={"pk": item.pk}))
@@ -168,10 +144,8 @@ class ItemViewSet(
         item = self.get_object()
         serializer = ItemEditSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        changes = _canonical(dict(serializer.validated_data))
+        changes = dict(serializer.validated_data)
         version = changes.pop("version")
-        if "url" in changes:
-            _duplicate(changes["url"], readable=self.readable_items(), exclude_pk=item.pk)
         try:
             item = item_edit(
                 item=item,
@@ -180,8 +154,14 @@ class ItemViewSet(
                 expected_version=version,
                 origin=ItemRevision.Origin.API,
             )
-        except (NotPermitted, EditConflict, FieldNotEditable, DjangoValidationError) as error:
-            raise _refusal(error) from None
+        except (
+            NotPermitted,
+            EditConflict,
+            FieldNotEditable,
+            DuplicateURL,
+            DjangoValidationError,
+        ) as error:
+            raise _refusal(error, readable=self.readable_items()) from None
         proposal = item.proposal
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data

@@ -28,6 +28,7 @@ from editorial.admin.tags import tag_suggestions
 from editorial.edits import EDITABLE_FIELDS, item_create, item_edit
 from editorial.errors import EditConflict, WorkflowError
 from editorial.models import ItemLogEntry, LogAction
+from feed.identity import DuplicateURL
 from feed.models import PUBLIC_STATUSES, Item
 
 MOVES = {
@@ -352,9 +353,10 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
-        except EditConflict:
+        except (EditConflict, DuplicateURL):
             # Another save landed between this form's check and its write; the
-            # second pass sees the newer version and shows the form with the input.
+            # second pass sees the newer version (or the rival's URL) and shows
+            # the form with the input and the reason.
             return super().changeform_view(request, object_id, form_url, extra_context)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
