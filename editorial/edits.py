@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from editorial.errors import EditConflict, FieldNotEditable, NotPermitted
 from editorial.models import ItemLogEntry, LogAction
 from editorial.revisions import user_may_change_live
-from editorial.workflow import User
+from editorial.workflow import Actor
 from feed.freshness import generation_bump
 from feed.html import clean_html
 from feed.identity import item_url_check, item_url_clean
@@ -58,7 +58,7 @@ def tag_names_clean(names: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def item_create(*, by: User, fields: dict[str, Any], now: datetime.datetime | None = None) -> Item:
+def item_create(*, by: Actor, fields: dict[str, Any], now: datetime.datetime | None = None) -> Item:
     """Add an item by hand: a draft, its fields marked as edited, its creation logged.
 
     The URL is stored canonical; one another item has raises `DuplicateURL`.
@@ -87,7 +87,7 @@ def item_create(*, by: User, fields: dict[str, Any], now: datetime.datetime | No
 def item_edit(
     *,
     item: Item,
-    by: User,
+    by: Actor,
     changes: dict[str, Any],
     expected_version: int,
     now: datetime.datetime | None = None,
@@ -186,7 +186,7 @@ def _write(
     current: Item,
     changed: dict[str, Any],
     *,
-    by: User,
+    by: Actor,
     expected_version: int,
     now: datetime.datetime,
 ) -> None:
@@ -228,7 +228,7 @@ def _changed_values(current: Item, changes: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
-def _log(item: Item, *, by: User, action: LogAction, at: datetime.datetime, changed) -> None:
+def _log(item: Item, *, by: Actor, action: LogAction, at: datetime.datetime, changed) -> None:
     ItemLogEntry.objects.create(
         item=item,
         action=action,
@@ -242,7 +242,7 @@ def _log(item: Item, *, by: User, action: LogAction, at: datetime.datetime, chan
     )
 
 
-def _require(user: User, permission: str) -> None:
+def _require(user: Actor, permission: str) -> None:
     if not (user is not None and user.is_authenticated and user.is_active):
         raise NotPermitted(_("Log in to change items."))
     if not user.has_perm(permission):

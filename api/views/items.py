@@ -78,6 +78,28 @@ def _refusal(error: Exception, *, readable=None) -> exceptions.APIException:
     raise error
 
 
+#: What each move takes in its body (publish and feature: `at`; reject: `reason`).
+MOVE_SERIALIZERS = {
+    LogAction.PUBLISH: PublishSerializer,
+    LogAction.FEATURE: PublishSerializer,
+    LogAction.UNFEATURE: EmptySerializer,
+    LogAction.REJECT: RejectSerializer,
+    LogAction.RESTORE: EmptySerializer,
+}
+
+
+def _move_endpoint(move: LogAction, doc: str):
+    """The POST /items/<id>/<move>/ route: a call of `ItemViewSet.move`."""
+
+    def endpoint(self, request, pk=None):
+        return self.move(request, move)
+
+    endpoint.__name__ = endpoint.__qualname__ = move.value
+    endpoint.__doc__ = doc
+    routed = action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    return docs.transition(move.value, MOVE_SERIALIZERS[move])(routed(endpoint))
+
+
 @extend_schema_view(
     list=docs.ITEM_LIST,
     retrieve=docs.ITEM_RETRIEVE,
@@ -174,53 +196,30 @@ class ItemViewSet(
             status=status.HTTP_202_ACCEPTED,
         )
 
-    def _transition(self, request, move: LogAction, serializer_class, call):
-        """Check the permission, find the item, run the workflow function, answer with the item."""
-        if not workflow.user_may(request.user, move):
-            raise exceptions.PermissionDenied(str(workflow.TRANSITIONS[move].refused))
+    def move(self, request, action: LogAction):
+        """The one dispatcher of the editorial moves: check, find the item, `item_move`, answer."""
+        if not workflow.user_may(request.user, action):
+            raise exceptions.PermissionDenied(str(workflow.TRANSITIONS[action].refused))
         body_check(request.data)
-        serializer = serializer_class(data=request.data or {})
+        serializer = MOVE_SERIALIZERS[action](data=request.data or {})
         serializer.is_valid(raise_exception=True)
         item = self.get_object()
         try:
-            item = call(item=item, by=request.user, **serializer.validated_data)
+            item = workflow.item_move(
+                action, item=item, by=request.user, **serializer.validated_data
+            )
         except (NotPermitted, TransitionNotAllowed, ReasonRequired) as error:
             raise _refusal(error) from None
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         return Response(ItemSerializer(item, context=self.get_serializer_context()).data)
 
-    @docs.transition("publish", PublishSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def publish(self, request, pk=None):
-        """Publish a draft, now or from a given time."""
-        return self._transition(
-            request, LogAction.PUBLISH, PublishSerializer, workflow.item_publish
-        )
-
-    @docs.transition("feature", PublishSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def feature(self, request, pk=None):
-        """Feature a draft or a published item."""
-        return self._transition(
-            request, LogAction.FEATURE, PublishSerializer, workflow.item_feature
-        )
-
-    @docs.transition("unfeature", EmptySerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def unfeature(self, request, pk=None):
-        """Take the featured badge off; the item stays published."""
-        return self._transition(
-            request, LogAction.UNFEATURE, EmptySerializer, workflow.item_unfeature
-        )
-
-    @docs.transition("reject", RejectSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def reject(self, request, pk=None):
-        """Reject an item, saying why; a public one leaves the site."""
-        return self._transition(request, LogAction.REJECT, RejectSerializer, workflow.item_reject)
-
-    @docs.transition("restore", EmptySerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def restore(self, request, pk=None):
-        """Bring a rejected item back to the drafts."""
-        return self._transition(request, LogAction.RESTORE, EmptySerializer, workflow.item_restore)
+    # One route per move, each a call of `move`: the router and the schema need a name each.
+    publish = _move_endpoint(LogAction.PUBLISH, "Publish a draft, now or from a given time.")
+    feature = _move_endpoint(LogAction.FEATURE, "Feature a draft or a published item.")
+    unfeature = _move_endpoint(
+        LogAction.UNFEATURE, "Take the featured badge off; the item stays published."
+    )
+    reject = _move_endpoint(
+        LogAction.REJECT, "Reject an item, saying why; a public one leaves the site."
+    )
+    restore = _move_endpoint(LogAction.RESTORE, "Bring a rejected item back to the drafts.")
