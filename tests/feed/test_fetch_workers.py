@@ -118,13 +118,14 @@ import json
 from django_tasks_db.models import DBTaskResult
 from feed.models import FetchAttempt, Item, Source
 source = Source.objects.get(pk={pk})
+# The fetches only: the items they bring in queue stories' and enrichment's tasks too.
+fetches = DBTaskResult.objects.filter(task_path="feed.tasks.fetch_source")
 print(json.dumps({{
     "items": Item.objects.filter(source=source).count(),
     "distinct_urls": Item.objects.values("url").distinct().count(),
     "attempts": list(FetchAttempt.objects.values_list("status", "items_new")),
-    "returns": sorted(r["status"] for r in DBTaskResult.objects.values_list(
-        "return_value", flat=True) if r),
-    "tasks": sorted(DBTaskResult.objects.values_list("status", flat=True)),
+    "returns": sorted(r["status"] for r in fetches.values_list("return_value", flat=True) if r),
+    "tasks": sorted(fetches.values_list("status", flat=True)),
     "last_status": source.last_status,
     "lease_owner": source.lease_owner,
 }}))
