@@ -29,7 +29,7 @@ from editorial.edits import EDITABLE_FIELDS, item_create, item_edit
 from editorial.errors import EditConflict, WorkflowError
 from editorial.models import ItemLogEntry, LogAction
 from feed.identity import DuplicateURL
-from feed.models import PUBLIC_STATUSES, Item
+from feed.models import Item
 
 #: The queue's bulk action for each workflow move, by the move's name.
 MOVE_ACTIONS = {
@@ -205,11 +205,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def status_label(self, item: Item) -> str:
-        if (
-            item.status in PUBLIC_STATUSES
-            and item.published_at
-            and item.published_at > timezone.now()
-        ):
+        if item.is_scheduled():
             when = formats.date_format(
                 timezone.localtime(item.published_at), "SHORT_DATETIME_FORMAT"
             )
@@ -341,8 +337,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     def view_on_site(self, item: Item) -> str | None:
         """Only a visible item has a public page to link to."""
-        visible = item.status in PUBLIC_STATUSES and item.published_at <= timezone.now()
-        return item.get_absolute_url() if visible else None
+        return item.get_absolute_url() if item.is_visible() else None
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         try:
