@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from aitop.backoff import backoff_seconds
 from api.serializers.items import item_representation
 from feed.models import Item
 from webhooks.models import Attempt, Delivery, Event, Webhook
@@ -42,8 +43,13 @@ USER_AGENT = "AITOP-Webhooks/1.0"
 
 def backoff(attempts: int) -> datetime.timedelta:
     """The wait after the `attempts`-th failed try: BASE * 4**(attempts-1), capped at MAX."""
-    seconds = settings.WEBHOOK_BACKOFF_BASE * 4 ** max(attempts - 1, 0)
-    return datetime.timedelta(seconds=min(seconds, settings.WEBHOOK_BACKOFF_MAX))
+    seconds = backoff_seconds(
+        tries=attempts,
+        base=settings.WEBHOOK_BACKOFF_BASE,
+        cap=settings.WEBHOOK_BACKOFF_MAX,
+        factor=4,
+    )
+    return datetime.timedelta(seconds=seconds)
 
 
 def deliveries_record(

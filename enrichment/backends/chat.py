@@ -17,6 +17,7 @@ import httpx
 from django.conf import settings
 from django.utils import timezone
 
+from aitop.backoff import backoff_seconds
 from enrichment.backends.base import Answer, BackendError, BudgetExhausted
 from enrichment.budget import budget_reserve, budget_settle, cost_estimate
 from enrichment.prompts import Prompt, prompt_render
@@ -186,7 +187,9 @@ class ChatBackend:
             timeout=self.timeout, transport=self.transport, follow_redirects=False
         ) as client:
             for attempt in range(tries):
-                wait = min(self.max_retry_wait, BACKOFF_BASE * 2**attempt)
+                wait = backoff_seconds(
+                    tries=attempt + 1, base=BACKOFF_BASE, cap=self.max_retry_wait
+                )
                 try:
                     response = client.post(url, json=body, headers=headers)
                 except httpx.TimeoutException:
