@@ -18,6 +18,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from taggit.models import Tag
 
+from aitop.days import day_start
 from feed.models import Item, Kind, Source, TaggedItem
 
 CN_ORGS = ["深度求索", "月之暗面", "智谱", "百川智能", "阿里云", "腾讯", "字节跳动", "华为", "百度"]
@@ -117,7 +118,7 @@ def _item_rows(
     n = 0
     for offset, count in enumerate(_day_counts(items=items, days=days, rng=rng)):
         day = today - datetime.timedelta(days=days - 1 - offset)
-        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=tz)
+        start = day_start(day, tz=tz)
         for moment in sorted(rng.randrange(86_400) for _ in range(count)):
             pk = first_id + n
             source = sources[n % len(sources)]

@@ -19,6 +19,7 @@ import httpx
 from django.conf import settings
 
 from aitop.backoff import backoff_seconds
+from aitop.days import utc_if_naive
 
 _MAX_AGE = re.compile(r"(?:^|[,\s])(?:s-)?max-age\s*=\s*\"?(\d+)", re.IGNORECASE)
 
@@ -29,9 +30,7 @@ def http_date(value: str) -> datetime.datetime | None:
         parsed = parsedate_to_datetime(value.strip())
     except (TypeError, ValueError, IndexError):
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=datetime.UTC)
-    return parsed
+    return utc_if_naive(parsed)
 
 
 def retry_after_from(headers: httpx.Headers, *, now: datetime.datetime) -> datetime.datetime | None:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from taggit.managers import TaggableManager
 from taggit.models import Tag, TaggedItemBase
 
+from aitop.days import day_start
 from feed.models.ingest import Tombstone
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
@@ -71,8 +72,7 @@ class ItemQuerySet(models.QuerySet):
 
     def on_day(self, day: datetime.date, *, tz: zoneinfo.ZoneInfo | None = None) -> "ItemQuerySet":
         """Items published on `day` in the site's time zone (or `tz`)."""
-        tz = tz or timezone.get_current_timezone()
-        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=tz)
+        start = day_start(day, tz=tz)
         return self.filter(
             published_at__gte=start, published_at__lt=start + datetime.timedelta(days=1)
         )
