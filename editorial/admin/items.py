@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from aitop.nul import NUL, nul_parameter
 from editorial import workflow
 from editorial.admin.bulk import done_message, items_move, refused_message
 from editorial.admin.decisions import ItemDecisionsMixin, decision_context, role_note
@@ -179,7 +180,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
         return ItemListForm
 
     def changelist_view(self, request, extra_context=None):
-        if _has_nul(request):
+        if nul_parameter(request, form=True) is not None:
             return HttpResponseBadRequest(_("The request contains a NUL character."))
         extra_context = {**(extra_context or {}), **self.queue_context(request)}
         try:
@@ -234,7 +235,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
         """The one dispatcher of the queue's moves: each selected item through `item_move`."""
         if action == LogAction.REJECT:
             reason = request.POST.get("reason", "").strip()
-            if not (request.POST.get("post") == "yes" and reason and "\x00" not in reason):
+            if not (request.POST.get("post") == "yes" and reason and NUL not in reason):
                 return self._reason_asked(request, queryset, reason)
             return self._bulk(request, queryset, action, reason=reason)
         return self._bulk(request, queryset, action)
@@ -457,12 +458,3 @@ def proposal_message(item: Item) -> str:
         "title": item.title,
         "fields": fields,
     }
-
-
-def _has_nul(request: HttpRequest) -> bool:
-    """NUL cannot be stored or searched for in PostgreSQL; refuse it up front."""
-    for data in (request.GET, request.POST):
-        for _name, values in data.lists():
-            if any("\x00" in value for value in values):
-                return True
-    return False
