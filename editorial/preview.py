@@ -14,7 +14,7 @@ from django.utils import timezone
 from feed.models import Item
 from feed.pages import item_page_context
 from feed.pages import stream_context as public_stream_context
-from feed.stream import group_by_day
+from feed.paging import group_by_day
 
 #: Each extends the public template of the same page and adds the banner.
 STREAM_TEMPLATE = "editorial/preview_stream.html"

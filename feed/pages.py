@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from feed.cards import cards_render
 from feed.links import NO_FILTERS, StreamQuery
 from feed.models import Item
-from feed.stream import Cursor, Day
+from feed.paging import Cursor, Day
 
 # How many of the most used tags the stream shows beside it.
 FACET_LIMIT = 20

@@ -4,7 +4,7 @@ from django.urls import path
 
 from feed import (
     converters,  # noqa: F401  (registers the `day` converter used below)
-    feeds,
+    syndication,
 )
 from feed.views import indexes, items, stream
 
@@ -20,7 +20,7 @@ urlpatterns = [
     path("items/<int:pk>/", items.item_short, name="item-short"),
     path("items/<int:pk>/<str:slug>/", items.item_detail, name="item-detail"),
     path("go/<int:pk>/", items.go, name="go"),
-    path("feed.xml", feeds.rss, name="rss"),
-    path("feed.atom", feeds.atom, name="atom"),
-    path("feed.json", feeds.json_feed, name="json"),
+    path("feed.xml", syndication.rss, name="rss"),
+    path("feed.atom", syndication.atom, name="atom"),
+    path("feed.json", syndication.json_feed, name="json"),
 ]

@@ -13,7 +13,7 @@ from aitop.nul import nul_parameter
 from feed.filters import ItemFilter, SiteDateField
 from feed.links import StreamQuery
 from feed.models import ItemQuerySet, Source
-from feed.stream import Cursor
+from feed.paging import Cursor
 from feed.visibility import tag_names_visible
 
 NUL_MESSAGE = _("Null characters are not allowed.")
