@@ -6,6 +6,14 @@ many. About 1,000 items a day with some busy days at three times that, and
 the status mix of a working desk: drafts, rejected, scheduled, featured.
 On PostgreSQL rows go in by COPY with the tables' secondary indexes dropped
 and rebuilt afterwards, in one transaction; elsewhere by large batches.
+
+Why this is not in `bench/` with the benchmarks: `bench_seed` must run under
+the site's own settings (bench/site.py seeds the very database it then serves
+in production configuration, where the `bench` app is not installed), and
+`bench/` is a harness that imports the site, never the reverse. Why it does
+not share `tests/factories.py`: a factory writes one item with its
+`save()`, this writes a hundred thousand by COPY; what they share is the
+model, and the defaults that matter (a visible item) are the model's.
 """
 
 import datetime
