@@ -29,6 +29,7 @@ import socket
 import ssl
 import threading
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 import certifi
 import httpcore
@@ -47,6 +48,28 @@ _NAT64_PREFIXES = (
 
 class BlockedAddressError(httpx.TransportError):
     """The guard refused to connect: the host resolves to an address we never dial."""
+
+
+#: What `url_refusal` may answer; each caller words it for its own readers.
+URL_UNREADABLE, URL_SCHEME, URL_NO_HOST = "unreadable", "scheme", "no host"
+
+
+def url_refusal(url: str) -> str | None:
+    """Why the guard would never dial `url` (one of `URL_*`); None for an http(s) URL with a host.
+
+    The one check of scheme and host for every outgoing request: feeds, OPML
+    imports and webhooks. Addresses are checked when the guard connects.
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        return URL_UNREADABLE
+    if parts.scheme not in {"http", "https"}:
+        return URL_SCHEME
+    if not host:
+        return URL_NO_HOST
+    return None
 
 
 def address_refusal(ip: IPAddress) -> str | None:

@@ -303,8 +303,12 @@ LOGGING = {
     },
 }
 
-# AITOP's own settings.
-AITOP_SITE_NAME = "AITOP"
+# AITOP's own settings. There is no site-name setting: "AITOP" is the brand,
+# written in the templates and inside translated sentences, not configurable.
+# Python names: AITOP_* for the site, FETCH_* and WEBHOOK_* for those two
+# subsystems; each of their environment variables is AITOP_* (beside the
+# usual DATABASE_URL, SECRET_KEY…). The Python names stay: code, docs and tests
+# read them by name, and what an operator sets, the variable, is uniform already.
 # How many cards a stream, day or tag page shows at most (then a keyset link to the next).
 AITOP_STREAM_PAGE_ITEMS = env_int("AITOP_STREAM_PAGE_ITEMS", 50)
 # Public pages and the cache (docs/caching.md). How long a shared cache (a CDN,

@@ -5,8 +5,6 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from feed.urls import site_urlpatterns
-
 # The admin is the editors' desk: name it so.
 admin.site.site_header = _("AITOP editors' desk")
 admin.site.site_title = _("AITOP admin")
@@ -21,7 +19,8 @@ urlpatterns = [
     path("api/", include("api.urls")),
     # Staff-only pages outside the admin (the preview of drafts).
     path("editorial/", include("editorial.urls")),
-    *site_urlpatterns,
+    # Included by name, like every app's URLs, so the project package imports no app.
+    path("", include("feed.site_urls")),
 ]
 # The public site: Chinese at /, English under /en/ (the URL alone decides: feed/locale.py).
 urlpatterns += i18n_patterns(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from aitop.days import today_start
 from editorial.models import LogAction
 from feed.models import Item, Source
 
@@ -35,9 +36,7 @@ def dashboard_build(*, now: datetime.datetime | None = None) -> Dashboard:
     """The dashboard's figures as of `now`, "today" in the site's time zone."""
     now = now or timezone.now()
     today = timezone.localdate(now)
-    start = datetime.datetime.combine(
-        today, datetime.time.min, tzinfo=timezone.get_current_timezone()
-    )
+    start = today_start(now)
     scheduled = Item.objects.scheduled(now=now)
     failing = sources_failing()
     return Dashboard(

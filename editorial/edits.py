@@ -7,11 +7,12 @@ an old version, and records which fields a person changed so that ingestion
 leaves them alone.
 """
 
+import contextlib
 import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -19,9 +20,10 @@ from django.utils.translation import gettext as _
 from editorial.errors import EditConflict, FieldNotEditable, NotPermitted
 from editorial.models import ItemLogEntry, LogAction
 from editorial.revisions import user_may_change_live
-from editorial.workflow import User
+from editorial.workflow import Actor
 from feed.freshness import generation_bump
 from feed.html import clean_html
+from feed.identity import item_url_check, item_url_clean
 from feed.models import Item
 from feed.revisions import GUARDED_FIELDS, ItemRevision, item_is_live, revision_record
 
@@ -56,10 +58,16 @@ def tag_names_clean(names: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def item_create(*, by: User, fields: dict[str, Any], now: datetime.datetime | None = None) -> Item:
-    """Add an item by hand: a draft, its fields marked as edited, its creation logged."""
+def item_create(*, by: Actor, fields: dict[str, Any], now: datetime.datetime | None = None) -> Item:
+    """Add an item by hand: a draft, its fields marked as edited, its creation logged.
+
+    The URL is stored canonical; one another item has raises `DuplicateURL`.
+    """
     _require(by, "feed.add_item")
     _check_editable(fields)
+    fields = _url_canonical(fields)
+    if "url" in fields:
+        item_url_check(fields["url"])
     now = now or timezone.now()
     values = {name: value for name, value in fields.items() if name != "tags"}
     if "body" in values:
@@ -67,7 +75,7 @@ def item_create(*, by: User, fields: dict[str, Any], now: datetime.datetime | No
     values.setdefault("kind", values["source"].kind)
     item = Item(**values, status=Item.Status.DRAFT, submitted_by=by)
     item.edited_fields = sorted(name for name, value in fields.items() if value not in EMPTY)
-    with transaction.atomic():
+    with _url_kept_unique(values.get("url"), exclude_pk=None), transaction.atomic():
         item.full_clean(exclude=["tags"])
         item.save()
         if fields.get("tags"):
@@ -79,7 +87,7 @@ def item_create(*, by: User, fields: dict[str, Any], now: datetime.datetime | No
 def item_edit(
     *,
     item: Item,
-    by: User,
+    by: Actor,
     changes: dict[str, Any],
     expected_version: int,
     now: datetime.datetime | None = None,
@@ -93,18 +101,22 @@ def item_edit(
     readers see (`GUARDED_FIELDS`) by someone who is not a chief editor are
     not written but proposed: the returned item's `proposal` is that pending
     `ItemRevision` (else None). Raises `EditConflict` naming who changed the
-    item last and when; `django.core.exceptions.ValidationError` for values
-    the model refuses.
+    item last and when; `feed.identity.DuplicateURL` for a URL another item
+    has (after canonicalising it); `django.core.exceptions.ValidationError`
+    for values the model refuses.
     """
     _require(by, "feed.change_item")
     _check_editable(changes)
+    changes = _url_canonical(changes)
     now = now or timezone.now()
-    with transaction.atomic():
+    with _url_kept_unique(changes.get("url"), exclude_pk=item.pk), transaction.atomic():
         # The lock keeps the row as read until the UPDATE below (PostgreSQL);
         # SQLite takes its write lock at BEGIN IMMEDIATE, which does the same.
         current = Item.objects.select_for_update().get(pk=item.pk)
         if current.version != expected_version:
             raise edit_conflict(current)
+        if "url" in changes:
+            item_url_check(changes["url"], exclude_pk=item.pk)
         changed = _changed_values(current, changes)
         proposed = {}
         if item_is_live(current) and not user_may_change_live(by):
@@ -125,6 +137,24 @@ def item_edit(
     item.refresh_from_db()
     item.proposal = proposal
     return item
+
+
+def _url_canonical(values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with the URL in the spelling items are unique by (feed.identity)."""
+    if "url" not in values:
+        return values
+    return {**values, "url": item_url_clean(values["url"])}
+
+
+@contextlib.contextmanager
+def _url_kept_unique(url: str | None, *, exclude_pk: int | None):
+    """Turn the unique index's refusal (a rival saved the URL after our check) into DuplicateURL."""
+    try:
+        yield
+    except IntegrityError:
+        if url:
+            item_url_check(url, exclude_pk=exclude_pk)
+        raise
 
 
 def edit_conflict(current: Item) -> EditConflict:
@@ -156,7 +186,7 @@ def _write(
     current: Item,
     changed: dict[str, Any],
     *,
-    by: User,
+    by: Actor,
     expected_version: int,
     now: datetime.datetime,
 ) -> None:
@@ -198,7 +228,7 @@ def _changed_values(current: Item, changes: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
-def _log(item: Item, *, by: User, action: LogAction, at: datetime.datetime, changed) -> None:
+def _log(item: Item, *, by: Actor, action: LogAction, at: datetime.datetime, changed) -> None:
     ItemLogEntry.objects.create(
         item=item,
         action=action,
@@ -212,7 +242,7 @@ def _log(item: Item, *, by: User, action: LogAction, at: datetime.datetime, chan
     )
 
 
-def _require(user: User, permission: str) -> None:
+def _require(user: Actor, permission: str) -> None:
     if not (user is not None and user.is_authenticated and user.is_active):
         raise NotPermitted(_("Log in to change items."))
     if not user.has_perm(permission):

@@ -11,10 +11,10 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from feed.models import PUBLIC_STATUSES, Item
+from feed.models import Item
 from feed.pages import item_page_context
 from feed.pages import stream_context as public_stream_context
-from feed.stream import group_by_day
+from feed.paging import group_by_day
 
 #: Each extends the public template of the same page and adds the banner.
 STREAM_TEMPLATE = "editorial/preview_stream.html"
@@ -23,7 +23,7 @@ ITEM_TEMPLATE = "editorial/preview_item.html"
 
 def item_as_readers_will_see_it(item: Item, *, now: datetime.datetime) -> Item:
     """The item, in memory only, as it will look once public (nothing is saved)."""
-    if item.status not in PUBLIC_STATUSES:
+    if not (item.is_visible(now) or item.is_scheduled(now)):
         # The card shows the time it will go out: its schedule, or now.
         item.published_at = item.published_at or now
     preview_url = reverse("editorial:preview-item", args=[item.pk])

@@ -9,12 +9,12 @@ from django.utils.translation import gettext as _
 
 from editorial.errors import NotPermitted, TransitionNotAllowed
 from editorial.models import ItemLogEntry, ItemRecommendation, LogAction
-from editorial.workflow import User, status_label
+from editorial.workflow import Actor, status_label
 from feed.models import Item, ItemQuerySet
 
 
 def item_recommend(
-    *, item: Item, by: User, note: str = "", now: datetime.datetime | None = None
+    *, item: Item, by: Actor, note: str = "", now: datetime.datetime | None = None
 ) -> ItemRecommendation:
     """Mark a draft "ready for a chief", with a note; a later recommendation replaces it."""
     if not (by is not None and by.is_authenticated and by.has_perm("feed.change_item")):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from editorial.errors import NotPermitted, TransitionNotAllowed
 from editorial.models import ItemLogEntry, LogAction
-from editorial.workflow import User
+from editorial.workflow import Actor
 from feed.freshness import generation_bump
 from feed.html import clean_html
 from feed.models import Item
@@ -24,7 +24,7 @@ from feed.revisions import ItemRevision, field_value
 LIVE_EDIT_PERMISSION = "feed.change_live_item"
 
 
-def user_may_change_live(user: User) -> bool:
+def user_may_change_live(user: Actor) -> bool:
     """Whether `user` may change a live item's text and decide on revisions."""
     return bool(
         user is not None
@@ -35,7 +35,7 @@ def user_may_change_live(user: User) -> bool:
 
 
 def revision_accept(
-    *, revision: ItemRevision, by: User, now: datetime.datetime | None = None
+    *, revision: ItemRevision, by: Actor, now: datetime.datetime | None = None
 ) -> Item:
     """Write a pending revision's values into its item; the history names proposer and chief."""
     _require(by)
@@ -75,7 +75,7 @@ def revision_accept(
 
 
 def revision_decline(
-    *, revision: ItemRevision, by: User, note: str = "", now: datetime.datetime | None = None
+    *, revision: ItemRevision, by: Actor, note: str = "", now: datetime.datetime | None = None
 ) -> ItemRevision:
     """Close a pending revision without applying it; the item is unchanged."""
     _require(by)
@@ -100,7 +100,7 @@ def revision_decline(
     return revision
 
 
-def _log(item: Item, *, revision, by: User, action: LogAction, at, note: str = "") -> None:
+def _log(item: Item, *, revision, by: Actor, action: LogAction, at, note: str = "") -> None:
     proposer = _("proposed by %(who)s (%(origin)s)") % {
         "who": revision.proposed_by_name,
         "origin": revision.get_origin_display(),
@@ -119,7 +119,7 @@ def _log(item: Item, *, revision, by: User, action: LogAction, at, note: str = "
     )
 
 
-def _require(user: User) -> None:
+def _require(user: Actor) -> None:
     if not user_may_change_live(user):
         raise NotPermitted(_("Only a chief editor may accept or decline a revision."))
 

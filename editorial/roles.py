@@ -1,5 +1,12 @@
-"""The two editorial roles as auth groups, and what each may do."""
+"""The two editorial roles as auth groups, and what each may do.
 
+Editorial grants what it knows: its own permissions and those of `feed`,
+which it builds on. An app above editorial (webhooks) grants its own
+permissions to these groups: a `role_permissions` mapping on its AppConfig,
+read by `role_permissions()`, and a migration of its own.
+"""
+
+from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Q
 
@@ -24,14 +31,6 @@ EDITOR_PERMISSIONS = (
     "feed.view_fetchattempt",
     "feed.view_tombstone",
     "feed.delete_tombstone",
-    # Webhooks for integrations, and their delivery log.
-    "webhooks.view_webhook",
-    "webhooks.add_webhook",
-    "webhooks.change_webhook",
-    "webhooks.delete_webhook",
-    "webhooks.view_delivery",
-    "webhooks.change_delivery",
-    "webhooks.view_attempt",
     # Proposed revisions of live items, and drafts recommended to a chief.
     "feed.view_itemrevision",
     "editorial.view_itemrecommendation",
@@ -53,6 +52,15 @@ ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
+def role_permissions() -> dict[str, tuple[str, ...]]:
+    """Each role's permissions: editorial's table plus what every installed app grants it."""
+    roles = {name: list(perms) for name, perms in ROLES.items()}
+    for config in apps.get_app_configs():
+        for name, perms in getattr(config, "role_permissions", {}).items():
+            roles[name].extend(perms)
+    return {name: tuple(perms) for name, perms in roles.items()}
+
+
 def permissions_named(names: tuple[str, ...]) -> list[Permission]:
     """The Permission rows for "app_label.codename" names."""
     query = Q(pk__in=[])
@@ -68,7 +76,7 @@ def permissions_named(names: tuple[str, ...]) -> list[Permission]:
 def roles_ensure() -> dict[str, Group]:
     """Make sure both groups exist with at least their permissions; keep any added by hand."""
     groups = {}
-    for name, perms in ROLES.items():
+    for name, perms in role_permissions().items():
         group, _created = Group.objects.get_or_create(name=name)
         group.permissions.add(*permissions_named(perms))
         groups[name] = group

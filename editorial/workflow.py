@@ -28,7 +28,8 @@ from feed.models import PUBLIC_STATUSES, Item
 logger = logging.getLogger(__name__)
 
 S = Item.Status
-User = AbstractBaseUser | AnonymousUser | None
+#: Whoever asks for a change: a user, an anonymous visitor, or nobody (a task).
+Actor = AbstractBaseUser | AnonymousUser | None
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def moves_from(status: str) -> list[LogAction]:
     return [action for action, move in TRANSITIONS.items() if status in move.sources]
 
 
-def user_may(user: User, action: LogAction) -> bool:
+def user_may(user: Actor, action: LogAction) -> bool:
     """Whether `user` holds the permission for `action` (superusers hold all)."""
     return bool(
         user is not None
@@ -115,7 +116,7 @@ def user_may(user: User, action: LogAction) -> bool:
 def item_publish(
     *,
     item: Item,
-    by: User,
+    by: Actor,
     at: datetime.datetime | None = None,
     now: datetime.datetime | None = None,
 ) -> Item:
@@ -126,7 +127,7 @@ def item_publish(
 def item_feature(
     *,
     item: Item,
-    by: User,
+    by: Actor,
     at: datetime.datetime | None = None,
     now: datetime.datetime | None = None,
 ) -> Item:
@@ -138,28 +139,61 @@ def item_feature(
     return _move(LogAction.FEATURE, item=item, by=by, at=at, now=now)
 
 
-def item_unfeature(*, item: Item, by: User, now: datetime.datetime | None = None) -> Item:
+def item_unfeature(*, item: Item, by: Actor, now: datetime.datetime | None = None) -> Item:
     """Take the featured badge off; the item stays published."""
     return _move(LogAction.UNFEATURE, item=item, by=by, now=now)
 
 
-def item_reject(*, item: Item, by: User, reason: str, now: datetime.datetime | None = None) -> Item:
+def item_reject(
+    *, item: Item, by: Actor, reason: str, now: datetime.datetime | None = None
+) -> Item:
     """Reject an item, saying why; a public one leaves the site at once."""
     if not (reason or "").strip():
         raise ReasonRequired(str(_("Say why the item is rejected.")))
     return _move(LogAction.REJECT, item=item, by=by, note=reason.strip(), now=now)
 
 
-def item_restore(*, item: Item, by: User, now: datetime.datetime | None = None) -> Item:
+def item_restore(*, item: Item, by: Actor, now: datetime.datetime | None = None) -> Item:
     """Bring a rejected item back to the drafts."""
     return _move(LogAction.RESTORE, item=item, by=by, now=now)
+
+
+def item_move(
+    action: LogAction | str,
+    *,
+    item: Item,
+    by: Actor,
+    at: datetime.datetime | None = None,
+    reason: str = "",
+    now: datetime.datetime | None = None,
+) -> Item:
+    """Make the move named `action`: what the admin's and the API's one dispatcher each call.
+
+    `at` is for publish and feature, `reason` for reject; each move is still
+    its own function above, with its own rule (a reason, a "why"), and this
+    only picks it.
+    """
+    action = LogAction(action)
+    if action not in TRANSITIONS:
+        raise ValueError(f"{action!r} is not a move of the workflow")
+    if action == LogAction.REJECT:
+        return item_reject(item=item, by=by, reason=reason, now=now)
+    if action in (LogAction.PUBLISH, LogAction.FEATURE):
+        return _MOVES_AT[action](item=item, by=by, at=at, now=now)
+    if at is not None:
+        raise TypeError(f"{action} takes no publish time")
+    return _MOVES_NOW[action](item=item, by=by, now=now)
+
+
+_MOVES_AT = {LogAction.PUBLISH: item_publish, LogAction.FEATURE: item_feature}
+_MOVES_NOW = {LogAction.UNFEATURE: item_unfeature, LogAction.RESTORE: item_restore}
 
 
 def _move(
     action: LogAction,
     *,
     item: Item,
-    by: User,
+    by: Actor,
     at: datetime.datetime | None = None,
     note: str = "",
     now: datetime.datetime | None = None,
@@ -234,7 +268,7 @@ def _not_from_message(move: Move, item: Item) -> str:
     return str(move.not_from) % {"title": item.title, "status": status_label(item.status)}
 
 
-def _announce(*, item: Item, action: LogAction, from_status: str, by: User) -> None:
+def _announce(*, item: Item, action: LogAction, from_status: str, by: Actor) -> None:
     """Send the signals that describe a committed move."""
     to_status = item.status
     was_public = from_status in PUBLIC_STATUSES

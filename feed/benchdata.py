@@ -6,6 +6,14 @@ many. About 1,000 items a day with some busy days at three times that, and
 the status mix of a working desk: drafts, rejected, scheduled, featured.
 On PostgreSQL rows go in by COPY with the tables' secondary indexes dropped
 and rebuilt afterwards, in one transaction; elsewhere by large batches.
+
+Why this is not in `bench/` with the benchmarks: `bench_seed` must run under
+the site's own settings (bench/site.py seeds the very database it then serves
+in production configuration, where the `bench` app is not installed), and
+`bench/` is a harness that imports the site, never the reverse. Why it does
+not share `tests/factories.py`: a factory writes one item with its
+`save()`, this writes a hundred thousand by COPY; what they share is the
+model, and the defaults that matter (a visible item) are the model's.
 """
 
 import datetime
@@ -18,6 +26,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from taggit.models import Tag
 
+from aitop.days import day_start
 from feed.models import Item, Kind, Source, TaggedItem
 
 CN_ORGS = ["深度求索", "月之暗面", "智谱", "百川智能", "阿里云", "腾讯", "字节跳动", "华为", "百度"]
@@ -117,7 +126,7 @@ def _item_rows(
     n = 0
     for offset, count in enumerate(_day_counts(items=items, days=days, rng=rng)):
         day = today - datetime.timedelta(days=days - 1 - offset)
-        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=tz)
+        start = day_start(day, tz=tz)
         for moment in sorted(rng.randrange(86_400) for _ in range(count)):
             pk = first_id + n
             source = sources[n % len(sources)]

@@ -58,7 +58,7 @@ def card_chips(item: Item, *, query: StreamQuery, base: str) -> dict:
             url=_iri(base, query.with_tag(tag.slug)),
             active=tag.slug in query.tags,
         )
-        for tag in item.tags.all()
+        for tag in item.tags_sorted()
     ]
     category = (
         Chip(
@@ -102,7 +102,7 @@ def card_key(item: Item, *, query: StreamQuery, base: str) -> str:
         source.slug,
         source.name,
         source.handle,
-        [(tag.slug, tag.name) for tag in item.tags.all()],
+        [(tag.slug, tag.name) for tag in item.tags_sorted()],
         # The story's other visible sources, when an app above feed added them (stories/site.py).
         [(o.pk, o.slug, o.title, o.source.name) for o in getattr(item, "coverage", ())],
     ]

@@ -13,7 +13,6 @@ each page once (`_render_once`). Bodies are stored gzipped: public pages hold
 no secret (no CSRF token, nothing per reader), so compressing them is safe.
 """
 
-import datetime
 import functools
 import gzip
 import hashlib
@@ -28,6 +27,7 @@ from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 
+from aitop.days import today_start
 from feed.freshness import Freshness, generation_current
 
 try:
@@ -92,10 +92,7 @@ def validators(key: str, state: Freshness) -> tuple[str, int]:
     digest = hashlib.sha256(f"{key}\n{state.value}".encode()).hexdigest()[:32]
     etag = f'W/"{digest}"'
     # At midnight the headings change although nothing was published.
-    midnight = datetime.datetime.combine(
-        timezone.localdate(), datetime.time.min, tzinfo=timezone.get_current_timezone()
-    )
-    return etag, int(max(state.changed_at, midnight).timestamp())
+    return etag, int(max(state.changed_at, today_start()).timestamp())
 
 
 def public_cache(view):

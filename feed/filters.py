@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
+from aitop.days import day_start
 from feed.models import Category, Item, Kind
 
 # Longer searches are cut to this, not refused: a pasted paragraph still works.
@@ -44,11 +45,6 @@ class SiteDateField(forms.DateField):
             raise forms.ValidationError(self.error_messages["range"], code="range")
 
 
-def day_start(day: datetime.date) -> datetime.datetime:
-    """Midnight at the start of `day` in the site's time zone."""
-    return datetime.datetime.combine(day, datetime.time.min, tzinfo=timezone.get_current_timezone())
-
-
 class MomentField(forms.Field):
     """A date (YYYY-MM-DD, a whole day in the site's time zone) or an ISO 8601 time."""
 
@@ -74,6 +70,7 @@ class MomentField(forms.Field):
         if day is not None:
             return day
         if timezone.is_naive(moment):
+            # Typed by a person on our site: the site's time zone (aitop/days.py).
             moment = timezone.make_aware(moment)
         return moment
 

@@ -67,3 +67,7 @@ class StreamQuery:
 
     def without_tag(self, slug: str) -> "StreamQuery":
         return self.replace(tags=tuple(tag for tag in self.tags if tag != slug))
+
+
+#: The stream with no filter: the starting point of every link that adds one.
+NO_FILTERS = StreamQuery()

@@ -18,16 +18,15 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 from feed.cards import cards_render
-from feed.links import StreamQuery
+from feed.links import NO_FILTERS, StreamQuery
 from feed.models import Item
-from feed.stream import Cursor, Day
+from feed.paging import Cursor, Day
 
 # How many of the most used tags the stream shows beside it.
 FACET_LIMIT = 20
 RELATED_LIMIT = 6
 # Related items are looked for among this many visible items published before the item.
 RELATED_WINDOW = 500
-NO_FILTERS = StreamQuery()
 
 KIND_TABS = [
     ("", _("All")),

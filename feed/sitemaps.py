@@ -14,8 +14,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from aitop.days import day_start
 from feed.conditional import public_cache
-from feed.filters import day_start
 from feed.models import Item
 from feed.views.common import public_page
 

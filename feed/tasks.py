@@ -5,6 +5,12 @@
 (`manage.py fetch_scheduler`) calls the latter in a loop; a deployment with
 its own periodic runner (cron, systemd timers) may enqueue
 `enqueue_due_sources` instead.
+
+Tasks are named for what a runner asks for, verb first (`fetch_source`,
+`enqueue_due_sources`, like `webhooks.tasks.send_due_webhooks`); functions
+for their entity (`sources_enqueue_due`), as everywhere else. A task's name
+is stored with every queued run and written into runners' configuration, so
+it is not renamed to match.
 """
 
 import datetime

@@ -10,8 +10,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from editorial import workflow
 from editorial.admin.items import ItemAdmin
 from editorial.errors import WorkflowError
+from editorial.models import LogAction
 from feed.models import Item
 from stories import actions
 from stories.heat import heat_breakdown, heat_recompute
@@ -83,6 +85,10 @@ class StoryItemAdmin(ItemAdmin):
         "split_out",
         "reject_duplicates",
     ]
+
+    def has_reject_permission(self, request) -> bool:
+        # For `reject_duplicates`: the workflow's permission to reject.
+        return workflow.user_may(request.user, LogAction.REJECT)
 
     def story_annotate(self, queryset):
         # The "story" column comes from the stories (see get_changelist_instance).

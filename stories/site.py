@@ -98,7 +98,7 @@ def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
     """
     cards_add_coverage([item])
     related = list(item.coverage[:limit])
-    tag_ids = [tag.pk for tag in item.tags.all()]
+    tag_ids = [tag.pk for tag in item.tags_sorted()]
     if len(related) >= limit or not tag_ids:
         return related
     window = related_window(item)

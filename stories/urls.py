@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+from feed import converters  # noqa: F401  (registers the `day` converter used below)
 from stories import views
 
 app_name = "stories"
 
-# The `day` converter is registered by feed.urls (YYYY-MM-DD, a bad date is a 404).
+# `day` is a YYYY-MM-DD date (feed/converters.py); a bad date is a 404.
 urlpatterns = [
     path("daily/<day:day>/", views.daily, name="daily"),
     path("daily/<day:day>/feed.xml", views.daily_rss, name="daily-rss"),

@@ -11,7 +11,7 @@ from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.translation import gettext as _
 
 from feed.conditional import public_cache
-from feed.feeds import item_authors, item_categories, item_html
+from feed.syndication import item_authors, item_categories, item_html
 from feed.views.common import public_page
 from stories.daily import Brief, daily_brief
 

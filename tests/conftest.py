@@ -5,8 +5,9 @@ import zoneinfo
 from dataclasses import dataclass
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
-from django.utils import timezone
+from django.utils import timezone, translation
 
 SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
 
@@ -28,6 +29,14 @@ def clock(monkeypatch) -> Clock:
     clock = Clock(now=datetime.datetime(2026, 6, 20, 12, 0, tzinfo=SHANGHAI))
     monkeypatch.setattr(timezone, "now", lambda: clock.now)
     return clock
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: a request's language must not outlive it."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

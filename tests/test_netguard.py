@@ -5,7 +5,13 @@ import ipaddress
 import httpx
 import pytest
 
-from aitop.netguard import BlockedAddressError, address_refusal, guarded_client, resolve_checked
+from aitop.netguard import (
+    BlockedAddressError,
+    address_refusal,
+    guarded_client,
+    resolve_checked,
+    url_refusal,
+)
 from tests.loopback import LoopbackServer, respond
 
 
@@ -129,3 +135,18 @@ def test_a_network_lets_through_only_the_addresses_it_holds():
     assert resolve_checked("::ffff:127.0.0.9", 80, allow_hosts=["127.0.0.0/8"]) == [
         "::ffff:127.0.0.9"
     ]
+
+
+@pytest.mark.parametrize(
+    ("url", "refusal"),
+    [
+        ("https://news.example/feed", None),
+        ("HTTP://news.example/", None),
+        ("ftp://news.example/feed", "scheme"),
+        ("/relative/feed", "scheme"),
+        ("https:///no-host", "no host"),
+        ("http://[::1", "unreadable"),
+    ],
+)
+def test_one_scheme_and_host_check_for_every_outgoing_url(url, refusal):
+    assert url_refusal(url) == refusal

@@ -6,9 +6,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from webhooks.delivery import delivery_retry_now
 from webhooks.forms import WebhookForm
 from webhooks.models import Attempt, Delivery, Webhook
+from webhooks.tasks import delivery_retry_now
 
 
 @admin.register(Webhook)

@@ -1,12 +1,12 @@
 """Sending events to webhooks: record a delivery per receiver, try it, retry with backoff.
 
-`webhooks_notify` is what the editorial hooks call; `delivery_attempt` makes
-one try and writes it to the log; `delivery_enqueue` and
-`deliveries_enqueue_due` put deliveries on the task queue when they are due.
+`deliveries_record` writes one delivery per interested receiver;
+`delivery_attempt` makes one try and writes it to the log; `delivery_reset`
+makes a failed delivery due again. Putting deliveries on the task queue is
+`webhooks.tasks`' business (which imports this module, never the reverse).
 """
 
 import datetime
-import functools
 import json
 import logging
 import time
@@ -16,9 +16,9 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import F, Q
-from django.tasks import default_task_backend
 from django.utils import timezone
 
+from aitop.backoff import backoff_seconds
 from api.serializers.items import item_representation
 from feed.models import Item
 from webhooks.models import Attempt, Delivery, Event, Webhook
@@ -40,14 +40,19 @@ USER_AGENT = "AITOP-Webhooks/1.0"
 
 def backoff(attempts: int) -> datetime.timedelta:
     """The wait after the `attempts`-th failed try: BASE * 4**(attempts-1), capped at MAX."""
-    seconds = settings.WEBHOOK_BACKOFF_BASE * 4 ** max(attempts - 1, 0)
-    return datetime.timedelta(seconds=min(seconds, settings.WEBHOOK_BACKOFF_MAX))
+    seconds = backoff_seconds(
+        tries=attempts,
+        base=settings.WEBHOOK_BACKOFF_BASE,
+        cap=settings.WEBHOOK_BACKOFF_MAX,
+        factor=4,
+    )
+    return datetime.timedelta(seconds=seconds)
 
 
-def webhooks_notify(
+def deliveries_record(
     *, event: str, item: Item, now: datetime.datetime | None = None
 ) -> list[Delivery]:
-    """Record a delivery of `event` about `item` for each active webhook that wants it; queue each.
+    """Record a delivery of `event` about `item` for each active webhook that wants it.
 
     An item published for a later time is announced when that time comes.
     """
@@ -76,45 +81,7 @@ def webhooks_notify(
             )
             delivery.save()
             created.append(delivery)
-            transaction.on_commit(functools.partial(delivery_enqueue, delivery=delivery))
     return created
-
-
-def delivery_enqueue(*, delivery: Delivery, now: datetime.datetime | None = None) -> bool:
-    """Queue the next try of `delivery`; False when it must wait for `deliveries_enqueue_due`.
-
-    A try in the future is queued with `run_after` when the task backend can
-    defer (django-tasks-db can); otherwise the sweeper queues it once due.
-    """
-    from webhooks.tasks import deliver_webhook
-
-    now = now or timezone.now()
-    when = delivery.next_attempt_at
-    if when is None or when <= now:
-        deliver_webhook.enqueue(delivery.pk)
-        return True
-    if default_task_backend.supports_defer:
-        deliver_webhook.using(run_after=when).enqueue(delivery.pk)
-        return True
-    return False
-
-
-def deliveries_enqueue_due(*, now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
-    """Queue a try for every due delivery (a safety net; needed where the backend cannot defer)."""
-    from webhooks.tasks import deliver_webhook
-
-    now = now or timezone.now()
-    ids = list(
-        Delivery.objects.filter(
-            status__in=[Delivery.Status.PENDING, Delivery.Status.RETRYING],
-            next_attempt_at__lte=now,
-        )
-        .order_by("next_attempt_at", "id")
-        .values_list("pk", flat=True)[:limit]
-    )
-    for delivery_id in ids:
-        deliver_webhook.enqueue(delivery_id)
-    return ids
 
 
 def _still_true(delivery: Delivery, now: datetime.datetime) -> bool:
@@ -235,11 +202,9 @@ def delivery_attempt(*, delivery: Delivery, now: datetime.datetime | None = None
     return attempt
 
 
-def delivery_retry_now(*, delivery: Delivery, now: datetime.datetime | None = None) -> None:
-    """Put a failed or retrying delivery back in the queue at once (the admin's action)."""
-    now = now or timezone.now()
+def delivery_reset(*, delivery: Delivery, now: datetime.datetime) -> None:
+    """Make a failed or retrying delivery due at once (a delivered one stays as it is)."""
     Delivery.objects.filter(pk=delivery.pk).exclude(status=Delivery.Status.DELIVERED).update(
         status=Delivery.Status.RETRYING, next_attempt_at=now
     )
     delivery.refresh_from_db()
-    transaction.on_commit(functools.partial(delivery_enqueue, delivery=delivery, now=now))

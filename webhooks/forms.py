@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from aitop import netguard
 from webhooks.models import Event, Webhook
 
 
@@ -17,14 +18,12 @@ def webhook_url_refusal(url: str) -> str | None:
     Host names are checked again at every delivery, where the network guard
     resolves them; this catches at once what can be seen in the URL itself.
     """
-    from aitop.netguard import address_refusal
-
-    parts = urlsplit(url)
-    if parts.scheme not in {"http", "https"}:
+    refusal = netguard.url_refusal(url)
+    if refusal in (netguard.URL_UNREADABLE, netguard.URL_SCHEME):
         return str(_("Use an http:// or https:// URL."))
-    host = (parts.hostname or "").strip("[]")
-    if not host:
+    if refusal == netguard.URL_NO_HOST:
         return str(_("The URL has no host."))
+    host = urlsplit(url).hostname.strip("[]")
     allowed = {entry.strip("[]").lower() for entry in settings.WEBHOOK_ALLOW_HOSTS}
     if host.lower() in allowed:
         return None
@@ -36,7 +35,7 @@ def webhook_url_refusal(url: str) -> str | None:
         ip = ipaddress.ip_address(host)
     except ValueError:
         return None
-    reason = address_refusal(ip)
+    reason = netguard.address_refusal(ip)
     if reason:
         return str(
             _("The address is %(reason)s: webhooks go to public addresses only.")

@@ -5,8 +5,8 @@ receivers only translate a signal into an event name and hand it to
 `webhooks_notify`, which holds the rules.
 """
 
-from webhooks.delivery import webhooks_notify
 from webhooks.models import Event
+from webhooks.tasks import webhooks_notify
 
 
 def on_item_published(sender, *, item, **kwargs) -> None:

@@ -4,13 +4,12 @@ import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.sources import SourceBriefSerializer
-from feed.models import Category, Item, ItemQuerySet, Kind, Source, TaggedItem
+from feed.models import Category, Item, ItemQuerySet, Kind, Source
 from stories import api as stories_api
 from stories.serializers import HeatBreakdownSerializer, StorySerializer
 
@@ -21,15 +20,8 @@ MAX_TAGS = 20
 
 
 def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
-    """Everything `ItemSerializer` reads, in two queries whatever the page holds.
-
-    Like `for_cards()`, but the tags come through the item's own tag rows:
-    taggit's manager builds a fresh queryset per item while it is prefetched,
-    which costs more than the rest of an API page together.
-    """
-    return queryset.select_related("source", *stories_api.RELATED).prefetch_related(
-        Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
-    )
+    """Everything `ItemSerializer` reads: the cards' query plus the stories' related rows."""
+    return queryset.for_cards().select_related(*stories_api.RELATED)
 
 
 def absolute_url(context: dict, path: str) -> str:
@@ -101,12 +93,8 @@ class ItemSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(TagSerializer(many=True))
     def get_tags(self, item: Item) -> list[dict[str, str]]:
-        # Reads the rows prefetched by `items_for_api()`; sorted so the payload is stable.
-        tags = sorted(
-            (row.tag for row in item.tagged_items.all()),
-            key=lambda tag: (tag.name.casefold(), tag.pk),
-        )
-        return [{"slug": tag.slug, "name": tag.name} for tag in tags]
+        # Reads the rows prefetched by `for_cards()`; by name, so the payload is stable.
+        return [{"slug": tag.slug, "name": tag.name} for tag in item.tags_sorted()]
 
 
 def item_representation(item: Item) -> dict[str, Any]:

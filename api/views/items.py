@@ -1,7 +1,6 @@
 """Items: the public stream as data, submissions, edits and the editorial actions."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ from editorial.errors import (
     TransitionNotAllowed,
 )
 from editorial.models import LogAction
-from feed.ingest.normalise import url_canonical
+from feed.identity import DuplicateURL
 from feed.models import Item
 from feed.revisions import ItemRevision
 
@@ -46,33 +45,17 @@ _KEYSETS = {
 }
 
 
-def _duplicate(url: str, *, readable, exclude_pk: int | None = None) -> None:
-    """Raise the 409 for a URL that another item already has; its id only if `readable` has it."""
-    existing = Item.objects.filter(url=url).exclude(pk=exclude_pk).values_list("pk", flat=True)
-    existing_id = existing.first()
-    if existing_id is not None:
+def _refusal(error: Exception, *, readable=None) -> exceptions.APIException:
+    """The API's answer to a refusal from the editorial functions."""
+    if isinstance(error, DuplicateURL):
         # A caller who may not read the item (a draft, someone else's) learns
         # that the URL is taken, never which item has it.
-        shown = readable.filter(pk=existing_id).exists()
-        raise Conflict(
-            _("An item with this URL exists already."),
-            code="duplicate_url",
-            **({"existing_id": existing_id} if shown else {}),
+        shown = readable is not None and readable.filter(pk=error.existing_id).exists()
+        return Conflict(
+            error.message,
+            code=error.code,
+            **({"existing_id": error.existing_id} if shown else {}),
         )
-
-
-def _canonical(data: dict) -> dict:
-    """The submitted URL in its canonical form, the one items are unique by."""
-    if "url" in data:
-        canonical = url_canonical(data["url"])
-        if canonical is None:
-            raise exceptions.ValidationError({"url": [_("Enter a valid http(s) URL.")]})
-        data["url"] = canonical
-    return data
-
-
-def _refusal(error: Exception) -> exceptions.APIException:
-    """The API's answer to a refusal from the editorial functions."""
     if isinstance(error, NotPermitted):
         return exceptions.PermissionDenied(error.message, code=error.code)
     if isinstance(error, TransitionNotAllowed):
@@ -93,6 +76,28 @@ def _refusal(error: Exception) -> exceptions.APIException:
             return exceptions.ValidationError(error.message_dict)
         return exceptions.ValidationError(error.messages)
     raise error
+
+
+#: What each move takes in its body (publish and feature: `at`; reject: `reason`).
+MOVE_SERIALIZERS = {
+    LogAction.PUBLISH: PublishSerializer,
+    LogAction.FEATURE: PublishSerializer,
+    LogAction.UNFEATURE: EmptySerializer,
+    LogAction.REJECT: RejectSerializer,
+    LogAction.RESTORE: EmptySerializer,
+}
+
+
+def _move_endpoint(move: LogAction, doc: str):
+    """The POST /items/<id>/<move>/ route: a call of `ItemViewSet.move`."""
+
+    def endpoint(self, request, pk=None):
+        return self.move(request, move)
+
+    endpoint.__name__ = endpoint.__qualname__ = move.value
+    endpoint.__doc__ = doc
+    routed = action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    return docs.transition(move.value, MOVE_SERIALIZERS[move])(routed(endpoint))
 
 
 @extend_schema_view(
@@ -151,17 +156,10 @@ class ItemViewSet(
         body_check(request.data)
         serializer = ItemSubmitSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        fields = _canonical(dict(serializer.validated_data))
-        _duplicate(fields["url"], readable=self.readable_items())
         try:
-            with transaction.atomic():
-                item = item_create(by=request.user, fields=fields)
-        except IntegrityError:
-            # Someone submitted the same URL between our check and our insert.
-            _duplicate(fields["url"], readable=self.readable_items())
-            raise
-        except (NotPermitted, FieldNotEditable, DjangoValidationError) as error:
-            raise _refusal(error) from None
+            item = item_create(by=request.user, fields=dict(serializer.validated_data))
+        except (NotPermitted, FieldNotEditable, DuplicateURL, DjangoValidationError) as error:
+            raise _refusal(error, readable=self.readable_items()) from None
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data
         location = request.build_absolute_uri(reverse("api:item-detail", kwargs={"pk": item.pk}))
@@ -173,10 +171,8 @@ class ItemViewSet(
         item = self.get_object()
         serializer = ItemEditSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        changes = _canonical(dict(serializer.validated_data))
+        changes = dict(serializer.validated_data)
         version = changes.pop("version")
-        if "url" in changes:
-            _duplicate(changes["url"], readable=self.readable_items(), exclude_pk=item.pk)
         try:
             item = item_edit(
                 item=item,
@@ -185,8 +181,14 @@ class ItemViewSet(
                 expected_version=version,
                 origin=ItemRevision.Origin.API,
             )
-        except (NotPermitted, EditConflict, FieldNotEditable, DjangoValidationError) as error:
-            raise _refusal(error) from None
+        except (
+            NotPermitted,
+            EditConflict,
+            FieldNotEditable,
+            DuplicateURL,
+            DjangoValidationError,
+        ) as error:
+            raise _refusal(error, readable=self.readable_items()) from None
         proposal = item.proposal
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         data = ItemSerializer(item, context=self.get_serializer_context()).data
@@ -199,53 +201,30 @@ class ItemViewSet(
             status=status.HTTP_202_ACCEPTED,
         )
 
-    def _transition(self, request, move: LogAction, serializer_class, call):
-        """Check the permission, find the item, run the workflow function, answer with the item."""
-        if not workflow.user_may(request.user, move):
-            raise exceptions.PermissionDenied(str(workflow.TRANSITIONS[move].refused))
+    def move(self, request, action: LogAction):
+        """The one dispatcher of the editorial moves: check, find the item, `item_move`, answer."""
+        if not workflow.user_may(request.user, action):
+            raise exceptions.PermissionDenied(str(workflow.TRANSITIONS[action].refused))
         body_check(request.data)
-        serializer = serializer_class(data=request.data or {})
+        serializer = MOVE_SERIALIZERS[action](data=request.data or {})
         serializer.is_valid(raise_exception=True)
         item = self.get_object()
         try:
-            item = call(item=item, by=request.user, **serializer.validated_data)
+            item = workflow.item_move(
+                action, item=item, by=request.user, **serializer.validated_data
+            )
         except (NotPermitted, TransitionNotAllowed, ReasonRequired) as error:
             raise _refusal(error) from None
         item = items_for_api(Item.objects.filter(pk=item.pk)).get()
         return Response(ItemSerializer(item, context=self.get_serializer_context()).data)
 
-    @docs.transition("publish", PublishSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def publish(self, request, pk=None):
-        """Publish a draft, now or from a given time."""
-        return self._transition(
-            request, LogAction.PUBLISH, PublishSerializer, workflow.item_publish
-        )
-
-    @docs.transition("feature", PublishSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def feature(self, request, pk=None):
-        """Feature a draft or a published item."""
-        return self._transition(
-            request, LogAction.FEATURE, PublishSerializer, workflow.item_feature
-        )
-
-    @docs.transition("unfeature", EmptySerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def unfeature(self, request, pk=None):
-        """Take the featured badge off; the item stays published."""
-        return self._transition(
-            request, LogAction.UNFEATURE, EmptySerializer, workflow.item_unfeature
-        )
-
-    @docs.transition("reject", RejectSerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def reject(self, request, pk=None):
-        """Reject an item, saying why; a public one leaves the site."""
-        return self._transition(request, LogAction.REJECT, RejectSerializer, workflow.item_reject)
-
-    @docs.transition("restore", EmptySerializer)
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def restore(self, request, pk=None):
-        """Bring a rejected item back to the drafts."""
-        return self._transition(request, LogAction.RESTORE, EmptySerializer, workflow.item_restore)
+    # One route per move, each a call of `move`: the router and the schema need a name each.
+    publish = _move_endpoint(LogAction.PUBLISH, "Publish a draft, now or from a given time.")
+    feature = _move_endpoint(LogAction.FEATURE, "Feature a draft or a published item.")
+    unfeature = _move_endpoint(
+        LogAction.UNFEATURE, "Take the featured badge off; the item stays published."
+    )
+    reject = _move_endpoint(
+        LogAction.REJECT, "Reject an item, saying why; a public one leaves the site."
+    )
+    restore = _move_endpoint(LogAction.RESTORE, "Bring a rejected item back to the drafts.")

@@ -1,6 +1,6 @@
 """Running one workflow move over many items and telling the editor how it went."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.utils.html import format_html, format_html_join
@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from editorial.errors import WorkflowError
 from editorial.models import LogAction
+from editorial.workflow import item_move
 from feed.models import Item
 
 
@@ -20,12 +21,12 @@ class BulkResult:
     refused: list[str] = field(default_factory=list)
 
 
-def items_move(items: Iterable[Item], move: Callable[..., Item], **kwargs) -> BulkResult:
-    """Apply `move` to each item on its own, so one refusal does not stop the rest."""
+def items_move(items: Iterable[Item], action: LogAction, **kwargs) -> BulkResult:
+    """Make the move `action` on each item on its own, so one refusal does not stop the rest."""
     result = BulkResult()
     for item in items:
         try:
-            move(item=item, **kwargs)
+            item_move(action, item=item, **kwargs)
         except WorkflowError as error:
             result.refused.append(error.message)
         else:

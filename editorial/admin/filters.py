@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from taggit.models import Tag
 
 from feed.models import Item
-from feed.stream import recent_item_ids
+from feed.paging import recent_item_ids
 
 DRAFT = Item.Status.DRAFT.value
 SCHEDULED = "scheduled"

@@ -2,10 +2,12 @@
 
 from django import forms
 from django.contrib.admin.widgets import AdminSplitDateTime
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
 from editorial.admin.tags import TagNamesField
 from editorial.edits import EDITABLE_FIELDS, edit_conflict
+from feed.identity import DuplicateURL, item_url_check, item_url_clean
 from feed.models import Item
 
 TAG_AUTOCOMPLETE_URL = "admin:feed_item_tag_autocomplete"
@@ -77,6 +79,17 @@ class ItemForm(VersionCheckedForm):
     class Meta:
         model = Item
         fields = list(EDITABLE_FIELDS)
+
+    def clean_url(self) -> str:
+        """The URL as items store it, refused where another item has it (as `item_edit` would)."""
+        try:
+            url = item_url_clean(self.cleaned_data["url"])
+            item_url_check(url, exclude_pk=self.instance.pk)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["url"]) from None
+        except DuplicateURL as error:
+            raise ValidationError(error.message, code=error.code) from None
+        return url
 
 
 class ItemListForm(VersionCheckedForm):

@@ -6,7 +6,7 @@ and their errors into messages.
 """
 
 from django.contrib import admin, messages
-from django.contrib.admin import DateFieldListFilter
+from django.contrib.admin import ActionLocation, DateFieldListFilter
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseRedirect
@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from aitop.nul import NUL, nul_parameter
 from editorial import workflow
 from editorial.admin.bulk import done_message, items_move, refused_message
 from editorial.admin.decisions import ItemDecisionsMixin, decision_context, role_note
@@ -28,15 +29,29 @@ from editorial.admin.tags import tag_suggestions
 from editorial.edits import EDITABLE_FIELDS, item_create, item_edit
 from editorial.errors import EditConflict, WorkflowError
 from editorial.models import ItemLogEntry, LogAction
-from feed.models import PUBLIC_STATUSES, Item
+from feed.identity import DuplicateURL
+from feed.models import Item
 
-MOVES = {
-    LogAction.PUBLISH: workflow.item_publish,
-    LogAction.FEATURE: workflow.item_feature,
-    LogAction.UNFEATURE: workflow.item_unfeature,
-    LogAction.REJECT: workflow.item_reject,
-    LogAction.RESTORE: workflow.item_restore,
+#: The queue's bulk action for each workflow move, by the move's name.
+MOVE_ACTIONS = {
+    LogAction.PUBLISH: gettext_lazy("Publish selected items"),
+    LogAction.FEATURE: gettext_lazy("Feature selected items"),
+    LogAction.UNFEATURE: gettext_lazy("Unfeature selected items"),
+    LogAction.REJECT: gettext_lazy("Reject selected items…"),
+    LogAction.RESTORE: gettext_lazy("Restore selected items"),
 }
+
+
+def _move_action(action: LogAction):
+    """The bulk action named after `action`: a call of `ItemAdmin.move_selected`."""
+
+    def run(modeladmin, request, queryset):
+        return modeladmin.move_selected(request, queryset, action)
+
+    run.__name__ = action.value
+    return admin.action(description=MOVE_ACTIONS[action])(run)
+
+
 # The change form's buttons that save and then move the item.
 SAVE_AND = {"_publish": LogAction.PUBLISH, "_feature": LogAction.FEATURE}
 NEXT_DRAFT = "_nextdraft"
@@ -107,7 +122,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
     show_full_result_count = False
     ordering = ["-created_at", "-id"]
     save_as = True
-    actions = ["publish", "feature", "unfeature", "reject", "restore"]
+    actions = [_move_action(action) for action in MOVE_ACTIONS]
     readonly_fields = [
         "original_link",
         "status_label",
@@ -165,7 +180,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
         return ItemListForm
 
     def changelist_view(self, request, extra_context=None):
-        if _has_nul(request):
+        if nul_parameter(request, form=True) is not None:
             return HttpResponseBadRequest(_("The request contains a NUL character."))
         extra_context = {**(extra_context or {}), **self.queue_context(request)}
         try:
@@ -191,11 +206,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def status_label(self, item: Item) -> str:
-        if (
-            item.status in PUBLIC_STATUSES
-            and item.published_at
-            and item.published_at > timezone.now()
-        ):
+        if item.is_scheduled():
             when = formats.date_format(
                 timezone.localtime(item.published_at), "SHORT_DATETIME_FORMAT"
             )
@@ -212,24 +223,24 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     # --- bulk actions -----------------------------------------------------------
 
-    @admin.action(description=gettext_lazy("Publish selected items"), permissions=["publish"])
-    def publish(self, request, queryset):
-        self._bulk(request, queryset, LogAction.PUBLISH)
+    def get_actions(self, request, action_location=ActionLocation.CHANGE_LIST):
+        """Every action, less the moves this user may not make (the workflow's permissions)."""
+        return {
+            name: spec
+            for name, spec in super().get_actions(request, action_location).items()
+            if name not in MOVE_ACTIONS or workflow.user_may(request.user, LogAction(name))
+        }
 
-    @admin.action(description=gettext_lazy("Feature selected items"), permissions=["feature"])
-    def feature(self, request, queryset):
-        self._bulk(request, queryset, LogAction.FEATURE)
+    def move_selected(self, request, queryset, action: LogAction):
+        """The one dispatcher of the queue's moves: each selected item through `item_move`."""
+        if action == LogAction.REJECT:
+            reason = request.POST.get("reason", "").strip()
+            if not (request.POST.get("post") == "yes" and reason and NUL not in reason):
+                return self._reason_asked(request, queryset, reason)
+            return self._bulk(request, queryset, action, reason=reason)
+        return self._bulk(request, queryset, action)
 
-    @admin.action(description=gettext_lazy("Unfeature selected items"), permissions=["unfeature"])
-    def unfeature(self, request, queryset):
-        self._bulk(request, queryset, LogAction.UNFEATURE)
-
-    @admin.action(description=gettext_lazy("Reject selected items…"), permissions=["reject"])
-    def reject(self, request, queryset):
-        reason = request.POST.get("reason", "").strip()
-        if request.POST.get("post") == "yes" and reason and "\x00" not in reason:
-            self._bulk(request, queryset, LogAction.REJECT, reason=reason)
-            return None
+    def _reason_asked(self, request, queryset, reason: str) -> TemplateResponse:
         # First time round (or without a reason): ask for one.
         return TemplateResponse(
             request,
@@ -245,27 +256,8 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
             },
         )
 
-    @admin.action(description=gettext_lazy("Restore selected items"), permissions=["restore"])
-    def restore(self, request, queryset):
-        self._bulk(request, queryset, LogAction.RESTORE)
-
-    def has_publish_permission(self, request) -> bool:
-        return workflow.user_may(request.user, LogAction.PUBLISH)
-
-    def has_feature_permission(self, request) -> bool:
-        return workflow.user_may(request.user, LogAction.FEATURE)
-
-    def has_unfeature_permission(self, request) -> bool:
-        return workflow.user_may(request.user, LogAction.UNFEATURE)
-
-    def has_reject_permission(self, request) -> bool:
-        return workflow.user_may(request.user, LogAction.REJECT)
-
-    def has_restore_permission(self, request) -> bool:
-        return workflow.user_may(request.user, LogAction.RESTORE)
-
     def _bulk(self, request, queryset, action: LogAction, **kwargs) -> None:
-        result = items_move(queryset, MOVES[action], by=request.user, **kwargs)
+        result = items_move(queryset, action, by=request.user, **kwargs)
         if result.done:
             self.message_user(request, done_message(action, result.done), messages.SUCCESS)
         if result.refused:
@@ -346,15 +338,15 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     def view_on_site(self, item: Item) -> str | None:
         """Only a visible item has a public page to link to."""
-        visible = item.status in PUBLIC_STATUSES and item.published_at <= timezone.now()
-        return item.get_absolute_url() if visible else None
+        return item.get_absolute_url() if item.is_visible() else None
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
-        except EditConflict:
+        except (EditConflict, DuplicateURL):
             # Another save landed between this form's check and its write; the
-            # second pass sees the newer version and shows the form with the input.
+            # second pass sees the newer version (or the rival's URL) and shows
+            # the form with the input and the reason.
             return super().changeform_view(request, object_id, form_url, extra_context)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
@@ -403,7 +395,7 @@ class ItemAdmin(QueueColumnsMixin, ItemDecisionsMixin, admin.ModelAdmin):
 
     def _save_and_move(self, request, item: Item, action: LogAction, cleaned: dict) -> None:
         try:
-            MOVES[action](item=item, by=request.user, at=cleaned.get("publish_at"))
+            workflow.item_move(action, item=item, by=request.user, at=cleaned.get("publish_at"))
         except WorkflowError as error:
             self.message_user(
                 request,
@@ -466,12 +458,3 @@ def proposal_message(item: Item) -> str:
         "title": item.title,
         "fields": fields,
     }
-
-
-def _has_nul(request: HttpRequest) -> bool:
-    """NUL cannot be stored or searched for in PostgreSQL; refuse it up front."""
-    for data in (request.GET, request.POST):
-        for _name, values in data.lists():
-            if any("\x00" in value for value in values):
-                return True
-    return False

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from taggit.models import Tag
 
+from aitop.nul import NUL
 from editorial.edits import tag_names_clean
 
 SUGGESTIONS_PER_PAGE = 20
@@ -133,7 +134,7 @@ def tag_suggestions(request: HttpRequest, *, allowed: bool):
     if not allowed:
         return JsonResponse({"error": _("You may not edit items.")}, status=403)
     term = request.GET.get("term", "").strip()
-    if "\x00" in term:
+    if NUL in term:
         return HttpResponseBadRequest(_("The text typed contains a NUL character."))
     try:
         page = max(int(request.GET.get("page") or 1), 1)

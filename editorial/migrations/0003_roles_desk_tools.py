@@ -1,9 +1,13 @@
 """Both editorial roles get the desk's tools that came with ingestion and the API.
 
 Keyword rules (editors manage them), the fetch history (read), the
-tombstones of deleted items (read, and delete to let a story come back), and
-webhooks with their delivery log (register, read, retry).
+tombstones of deleted items (read, and delete to let a story come back).
 The list is copied here on purpose: a migration keeps doing what it did.
+
+This migration once granted the webhooks permissions too, which made
+editorial depend on webhooks. Those grants now live in
+`webhooks/migrations/0002_grant_editorial_roles.py` (the same rows, so a
+database that ran the old version is left as it is).
 """
 
 from django.contrib.auth.management import create_permissions
@@ -17,14 +21,6 @@ DESK_TOOLS = [
     "feed.view_fetchattempt",
     "feed.view_tombstone",
     "feed.delete_tombstone",
-    "webhooks.view_webhook",
-    "webhooks.add_webhook",
-    "webhooks.change_webhook",
-    "webhooks.delete_webhook",
-    "webhooks.view_delivery",
-    # Retrying a delivery from the log.
-    "webhooks.change_delivery",
-    "webhooks.view_attempt",
 ]
 GROUPS = {"Editors": DESK_TOOLS, "Chief editors": DESK_TOOLS}
 
@@ -72,7 +68,6 @@ class Migration(migrations.Migration):
     dependencies = [
         ("editorial", "0002_editorial_roles"),
         ("feed", "0002_ingest_models"),
-        ("webhooks", "0001_initial"),
     ]
 
     operations = [migrations.RunPython(grant, revoke)]

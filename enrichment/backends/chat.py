@@ -17,6 +17,8 @@ import httpx
 from django.conf import settings
 from django.utils import timezone
 
+from aitop.backoff import backoff_seconds
+from aitop.days import utc_if_naive
 from enrichment.backends.base import Answer, BackendError, BudgetExhausted
 from enrichment.budget import budget_reserve, budget_settle, cost_estimate
 from enrichment.prompts import Prompt, prompt_render
@@ -55,8 +57,7 @@ def retry_after_seconds(value: str | None, *, now: datetime.datetime) -> float |
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.UTC)
+    when = utc_if_naive(when)
     return max(0.0, (when - now).total_seconds())
 
 
@@ -186,7 +187,9 @@ class ChatBackend:
             timeout=self.timeout, transport=self.transport, follow_redirects=False
         ) as client:
             for attempt in range(tries):
-                wait = min(self.max_retry_wait, BACKOFF_BASE * 2**attempt)
+                wait = backoff_seconds(
+                    tries=attempt + 1, base=BACKOFF_BASE, cap=self.max_retry_wait
+                )
                 try:
                     response = client.post(url, json=body, headers=headers)
                 except httpx.TimeoutException:

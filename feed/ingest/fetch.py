@@ -14,6 +14,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from django.conf import settings
 
+from aitop import netguard
 from aitop.netguard import BlockedAddressError, Deadline, guarded_client
 
 ACCEPT = (
@@ -49,14 +50,14 @@ class FetchedFeed:
 
 
 def url_scheme_refusal(url: str) -> str | None:
-    """Why a URL cannot be fetched at all (not http/https, no host), or None."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    """Why a URL cannot be fetched at all (not http/https, no host), in the fetch log's words."""
+    refusal = netguard.url_refusal(url)
+    if refusal == netguard.URL_UNREADABLE:
         return "the URL cannot be read"
-    if parts.scheme.lower() not in {"http", "https"}:
-        return f"only http and https URLs are fetched, not {parts.scheme or 'a relative URL'}"
-    if not parts.hostname:
+    if refusal == netguard.URL_SCHEME:
+        scheme = urlsplit(url).scheme
+        return f"only http and https URLs are fetched, not {scheme or 'a relative URL'}"
+    if refusal == netguard.URL_NO_HOST:
         return "the URL has no host"
     return None
 

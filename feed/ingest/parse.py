@@ -22,6 +22,7 @@ from html import escape
 import feedparser
 from django.conf import settings
 
+from aitop.days import utc_if_naive
 from feed.ingest import formats
 from feed.ingest.fastparse import fast_parse
 from feed.ingest.xmlsafety import UnsafeXMLError, xml_check_safe
@@ -244,9 +245,7 @@ def _json_date(value) -> datetime.datetime | None:
         parsed = datetime.datetime.fromisoformat(value.strip())
     except ValueError:
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=datetime.UTC)
-    return parsed
+    return utc_if_naive(parsed)
 
 
 def _raw_from_json(item, *, base: str, feed_authors: list[str]) -> RawEntry:

@@ -18,6 +18,9 @@ from urllib.parse import urlsplit
 import httpx
 from django.conf import settings
 
+from aitop.backoff import backoff_seconds
+from aitop.days import utc_if_naive
+
 _MAX_AGE = re.compile(r"(?:^|[,\s])(?:s-)?max-age\s*=\s*\"?(\d+)", re.IGNORECASE)
 
 
@@ -27,9 +30,7 @@ def http_date(value: str) -> datetime.datetime | None:
         parsed = parsedate_to_datetime(value.strip())
     except (TypeError, ValueError, IndexError):
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=datetime.UTC)
-    return parsed
+    return utc_if_naive(parsed)
 
 
 def retry_after_from(headers: httpx.Headers, *, now: datetime.datetime) -> datetime.datetime | None:
@@ -128,8 +129,9 @@ def backoff_delay(*, failures: int, rng: random.Random | None = None) -> datetim
     when one host was down, so they do not all come back in the same second.
     """
     rng = rng or random
-    exponent = min(max(failures, 1) - 1, 32)
-    delay = min(settings.FETCH_BACKOFF_MAX, settings.FETCH_BACKOFF_BASE * 2**exponent)
+    delay = backoff_seconds(
+        tries=failures, base=settings.FETCH_BACKOFF_BASE, cap=settings.FETCH_BACKOFF_MAX
+    )
     return datetime.timedelta(seconds=delay * rng.uniform(0.8, 1.0))
 
 

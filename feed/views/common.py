@@ -9,10 +9,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
+from aitop.nul import nul_parameter
 from feed.filters import ItemFilter, SiteDateField
 from feed.links import StreamQuery
 from feed.models import ItemQuerySet, Source
-from feed.stream import Cursor
+from feed.paging import Cursor
 from feed.visibility import tag_names_visible
 
 NUL_MESSAGE = _("Null characters are not allowed.")
@@ -64,16 +65,6 @@ def page_before(request) -> Cursor | datetime.date | None:
         raise BadParameters({"before": error.messages}) from None
 
 
-def _nul_parameter(request) -> str | None:
-    """The name of the first parameter (or the path) holding a NUL byte."""
-    if "\x00" in request.path:
-        return "path"
-    for name, values in request.GET.lists():
-        if "\x00" in name or any("\x00" in value for value in values):
-            return name.replace("\x00", "\\0")
-    return None
-
-
 def bad_request(request, errors: dict[str, list[str]]):
     """The 400 page: which parameter is wrong, and why."""
     return render(
@@ -90,7 +81,7 @@ def public_page(view):
     @require_safe
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if (name := _nul_parameter(request)) is not None:
+        if (name := nul_parameter(request)) is not None:
             return bad_request(request, {name: [NUL_MESSAGE]})
         try:
             return view(request, *args, **kwargs)

@@ -8,12 +8,11 @@ from django.conf import settings
 from django.shortcuts import render
 
 from feed.conditional import public_cache
-from feed.links import StreamQuery
+from feed.links import NO_FILTERS
 from feed.models import Item
 from feed.pages import stream_url
 from feed.views.common import public_page
 
-NO_FILTERS = StreamQuery()
 # An index lists at most this many entries, most used first.
 INDEX_LIMIT = 500
 

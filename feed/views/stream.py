@@ -11,7 +11,7 @@ from feed import hooks
 from feed.conditional import public_cache
 from feed.models import Item
 from feed.pages import FACET_LIMIT, stream_context
-from feed.stream import neighbour_days, on_day, stream_page
+from feed.paging import neighbour_days, on_day, stream_page
 from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
 
 

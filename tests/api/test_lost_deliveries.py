@@ -145,7 +145,7 @@ def test_a_delivery_whose_worker_is_killed_completes_exactly_once(worker_databas
             import json
             from tests.factories import make_item
             from webhooks.models import Delivery, Webhook
-            from webhooks.delivery import delivery_enqueue
+            from webhooks.tasks import delivery_enqueue
             hook = Webhook.objects.create(
                 name="bot", url={receiver.url!r}, secret="s", events=["item.published"])
             item = make_item()

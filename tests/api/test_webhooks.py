@@ -8,9 +8,9 @@ import pytest
 from editorial.workflow import item_feature, item_publish, item_reject
 from tests.api.receiver import Receiver
 from tests.factories import make_chief_editor, make_item
-from webhooks.delivery import deliveries_enqueue_due
 from webhooks.models import Delivery, Webhook
 from webhooks.signing import signature_verify
+from webhooks.tasks import deliveries_enqueue_due
 
 pytestmark = pytest.mark.django_db
 

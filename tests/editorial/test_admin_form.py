@@ -404,3 +404,34 @@ def test_staff_who_may_only_view_see_the_item_read_only(client):
     assert submit_buttons(response.text) == set()
     assert client.post(change_url(item), {"title": "Touched"}).status_code == 403
     assert Item.objects.get(pk=item.pk).title == "Look, don't touch"
+
+
+def test_a_url_typed_with_tracking_parameters_is_saved_without_them(client):
+    item = make_item(status="draft", url="https://news.example/plain")
+    client.force_login(make_editor())
+
+    client.post(
+        change_url(item),
+        form_data(client, item, url="https://news.example/plain?utm_source=mail&page=2"),
+        headers=EN,
+    )
+
+    assert Item.objects.get(pk=item.pk).url == "https://news.example/plain?page=2"
+
+
+def test_a_url_another_item_has_in_another_spelling_is_a_form_error(client):
+    make_item(url="https://news.example/taken")
+    item = make_item(status="draft", url="https://news.example/mine")
+    client.force_login(make_editor())
+    before = item_state(item)
+
+    response = client.post(
+        change_url(item),
+        form_data(client, item, url="https://NEWS.example/taken?utm_campaign=x"),
+        headers=EN,
+    )
+
+    assert response.context["adminform"].form.errors["url"] == [
+        "An item with this URL exists already."
+    ]
+    assert item_state(item) == before

@@ -10,6 +10,7 @@ from editorial.edits import item_create, item_edit
 from editorial.errors import EditConflict, FieldNotEditable, NotPermitted
 from editorial.models import ItemLogEntry
 from editorial.workflow import item_publish
+from feed.identity import DuplicateURL
 from feed.models import Item
 from tests.editorial.helpers import item_state
 from tests.factories import make_chief_editor, make_editor, make_item, make_source, make_user
@@ -136,7 +137,6 @@ def test_an_edit_never_changes_the_status():
 
 
 def test_values_the_model_refuses_are_refused_and_nothing_is_written():
-    taken = make_item(url="https://news.example/taken")
     item = make_item(status="draft")
     before = item_state(item)
 
@@ -144,12 +144,57 @@ def test_values_the_model_refuses_are_refused_and_nothing_is_written():
         item_edit(
             item=item,
             by=make_editor(),
-            changes={"heat": 140, "url": taken.url},
+            changes={"heat": 140, "url": "ftp://news.example/file"},
             expected_version=1,
         )
 
     assert set(refused.value.message_dict) >= {"url"}
     assert item_state(item) == before
+
+
+def test_a_url_another_item_has_is_refused_in_any_spelling():
+    taken = make_item(url="https://news.example/taken")
+    item = make_item(status="draft")
+    before = item_state(item)
+
+    with pytest.raises(DuplicateURL) as refused:
+        item_edit(
+            item=item,
+            by=make_editor(),
+            changes={"url": "HTTPS://News.Example/taken?utm_source=x"},
+            expected_version=1,
+        )
+
+    assert refused.value.existing_id == taken.pk
+    assert item_state(item) == before
+
+
+def test_an_edited_url_is_stored_without_its_tracking_parameters():
+    item = make_item(status="draft")
+
+    edited = item_edit(
+        item=item,
+        by=make_editor(),
+        changes={"url": "https://news.example/story?id=3&utm_source=newsletter"},
+        expected_version=1,
+    )
+
+    assert edited.url == "https://news.example/story?id=3"
+
+
+def test_an_item_created_by_hand_is_stored_without_its_tracking_parameters():
+    source = make_source()
+
+    created = item_create(
+        by=make_editor(),
+        fields={
+            "source": source,
+            "title": "By hand",
+            "url": "https://news.example/hand?fbclid=abc",
+        },
+    )
+
+    assert created.url == "https://news.example/hand"
 
 
 def test_an_edited_body_is_sanitised():

@@ -11,9 +11,9 @@ from editorial.models import ItemLogEntry, LogAction
 from editorial.workflow import (
     TRANSITIONS,
     item_feature,
+    item_move,
     item_publish,
     item_reject,
-    item_restore,
     item_unfeature,
 )
 from feed.models import Item
@@ -27,16 +27,10 @@ NOW = datetime.datetime(2026, 6, 19, 9, 50, tzinfo=datetime.UTC)
 
 
 def run(action: LogAction, *, item: Item, by, **kwargs) -> Item:
-    """Call the workflow function for `action` with the arguments it needs."""
-    if action == LogAction.PUBLISH:
-        return item_publish(item=item, by=by, **kwargs)
-    if action == LogAction.FEATURE:
-        return item_feature(item=item, by=by, **kwargs)
-    if action == LogAction.UNFEATURE:
-        return item_unfeature(item=item, by=by, **kwargs)
+    """Make the move through `item_move`, with a reason where it needs one."""
     if action == LogAction.REJECT:
-        return item_reject(item=item, by=by, reason=kwargs.pop("reason", "Duplicate"), **kwargs)
-    return item_restore(item=item, by=by, **kwargs)
+        kwargs.setdefault("reason", "Duplicate")
+    return item_move(action, item=item, by=by, **kwargs)
 
 
 def item_in(status: str, **kwargs) -> Item:
@@ -316,3 +310,21 @@ def test_a_failing_receiver_neither_undoes_the_move_nor_silences_the_others(
     assert heard == [item.pk]
     assert Item.objects.get(pk=item.pk).status == S.PUBLISHED
     assert "webhook endpoint down" in caplog.text
+
+
+def test_item_move_refuses_a_publish_time_for_a_move_that_keeps_the_time():
+    item = item_in(S.FEATURED)
+    before = item_state(item)
+
+    with pytest.raises(TypeError):
+        item_move(LogAction.UNFEATURE, item=item, by=make_chief_editor(), at=NOW)
+
+    assert item_state(item) == before
+
+
+def test_item_move_by_name_is_the_move_itself():
+    item = item_in(S.DRAFT, recommendation="Worth it")
+
+    moved = item_move("feature", item=item, by=make_chief_editor(), now=NOW)
+
+    assert (moved.status, moved.published_at) == (S.FEATURED, NOW)

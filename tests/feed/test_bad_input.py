@@ -50,12 +50,13 @@ def story(clock):
 
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("parameter", PARAMETERS)
-def test_no_value_of_any_parameter_gives_a_server_error(client, story, page, parameter):
-    for value in HOSTILE:
-        response = client.get(page, {parameter: value})
-        assert response.status_code in {200, 400, 404}, (page, parameter, value)
-        if response.status_code == 400:
-            assert f"参数 <code>{parameter}</code>" in response.text
+@pytest.mark.parametrize("value", HOSTILE)
+def test_no_value_of_any_parameter_gives_a_server_error(client, story, page, parameter, value):
+    response = client.get(page, {parameter: value})
+
+    assert response.status_code in {200, 400, 404}
+    if response.status_code == 400:
+        assert f"参数 <code>{parameter}</code>" in response.text
 
 
 @pytest.mark.parametrize("page", [*PAGES, "/items/1/x/", "/go/1/", "/tags/a/"])

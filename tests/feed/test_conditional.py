@@ -13,7 +13,7 @@ from tests.factories import make_item, make_user
 
 pytestmark = pytest.mark.django_db
 
-# Every public surface: pages, feeds, the sitemap.
+# The stream's surfaces in both languages: its pages and indexes, its feeds, the sitemap.
 PAGES = [
     "/",
     "/?tag=量化&kind=paper",

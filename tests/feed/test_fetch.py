@@ -305,14 +305,14 @@ def test_a_conditional_get_answered_304_changes_nothing_but_the_fetch_time(serve
 
 
 @pytest.fixture(scope="module")
-def test_ca():
+def local_ca():
     return trustme.CA()
 
 
 @pytest.fixture
-def tls_server(test_ca):
+def tls_server(local_ca):
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    test_ca.issue_cert("127.0.0.1", "localhost").configure_cert(context)
+    local_ca.issue_cert("127.0.0.1", "localhost").configure_cert(context)
     loopback = LoopbackServer(ssl_context=context)
     loopback.serve("/feed", rss(rss_item(1)))
     yield loopback
@@ -329,10 +329,10 @@ def test_a_certificate_we_cannot_verify_fails_the_fetch_with_no_insecure_retry(
 
 
 def test_a_certificate_from_a_trusted_ca_is_verified_against_the_host_name(
-    tls_server, test_ca, fetching, tmp_path
+    tls_server, local_ca, fetching, tmp_path
 ):
     bundle = tmp_path / "ca.pem"
-    test_ca.cert_pem.write_to_path(str(bundle))
+    local_ca.cert_pem.write_to_path(str(bundle))
     fetching.FETCH_CA_BUNDLE = str(bundle)
     source = make_source(feed_url=tls_server.url("/feed"))
 
@@ -341,13 +341,13 @@ def test_a_certificate_from_a_trusted_ca_is_verified_against_the_host_name(
     assert (result.status, result.new) == (Outcome.OK, 1)
 
 
-def test_a_certificate_for_another_host_name_is_refused(test_ca, fetching, tmp_path):
+def test_a_certificate_for_another_host_name_is_refused(local_ca, fetching, tmp_path):
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    test_ca.issue_cert("feeds.example").configure_cert(context)
+    local_ca.issue_cert("feeds.example").configure_cert(context)
     wrong = LoopbackServer(ssl_context=context)
     wrong.serve("/feed", rss(rss_item(1)))
     bundle = tmp_path / "ca.pem"
-    test_ca.cert_pem.write_to_path(str(bundle))
+    local_ca.cert_pem.write_to_path(str(bundle))
     fetching.FETCH_CA_BUNDLE = str(bundle)
     try:
         fetch_fails(make_source(feed_url=wrong.url("/feed")), "TLS certificate")

@@ -118,8 +118,8 @@ import json
 from django_tasks_db.models import DBTaskResult
 from feed.models import FetchAttempt, Item, Source
 source = Source.objects.get(pk={pk})
-# the fetches' tasks (what new items queue, such as story matching, is not this test's)
-fetches = DBTaskResult.objects.filter(task_path__endswith=".fetch_source")
+# The fetches only: the items they bring in queue stories' and enrichment's tasks too.
+fetches = DBTaskResult.objects.filter(task_path="feed.tasks.fetch_source")
 print(json.dumps({{
     "items": Item.objects.filter(source=source).count(),
     "distinct_urls": Item.objects.values("url").distinct().count(),

@@ -3,8 +3,9 @@
 import datetime
 
 import pytest
+from django.db import IntegrityError
 
-from feed.ingest import Outcome, ingest_source
+from feed.ingest import Outcome, ingest_source, upsert
 from feed.models import FetchAttempt, Item, KeywordRule, Tombstone
 from tests.factories import make_item, make_source
 from tests.loopback import rss, rss_item
@@ -229,17 +230,30 @@ def test_an_unexpected_item_conflict_is_taken_as_known_and_the_rest_go_in(
     server.serve("/feed", rss(rss_item(1), rss_item(2)))
     source = make_source(feed_url=server.url("/feed"))
     real_filter = Item.objects.filter
-    # Another worker commits story 1 between our look-up and our insert.
+    # Another worker commits story 1 after our look-up of known URLs, just
+    # before our insert (the heat query is the last one in between).
     calls = {"n": 0}
 
     def racing_filter(*args, **kwargs):
-        if "url__in" in kwargs and calls["n"] == 0:
+        if "cluster_key__in" in kwargs and calls["n"] == 0:
             calls["n"] += 1
             make_item(url="https://news.example/stories/1", status="draft")
         return real_filter(*args, **kwargs)
 
+    refused = []
+    real_insert = upsert._items_insert
+
+    def insert(items):
+        try:
+            return real_insert(items)
+        except IntegrityError:
+            refused.append(len(items))
+            raise
+
     monkeypatch.setattr(Item.objects, "filter", racing_filter)
+    monkeypatch.setattr(upsert, "_items_insert", insert)
     result = ingest_source(source, now=NOW)
 
+    assert refused == [2]  # the multi-row insert met the rival, so one by one
     assert (result.new, result.unchanged) == (1, 1)
     assert Item.objects.count() == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
 
 from tests.factories import make_item, make_source
 
@@ -89,15 +90,25 @@ def test_the_url_alone_decides_not_the_browser_language(client, story):
     assert "Accept-Language" not in response.get("Vary", "")
 
 
-def test_the_old_switch_still_works_and_lands_on_the_prefixed_page(client, story):
+def test_the_old_switch_still_works_and_lands_on_the_prefixed_page(story):
+    # As a browser would post it: with the CSRF cookie and its token (public
+    # pages set no cookie, the login page does).
+    client = Client(enforce_csrf_checks=True)
+    token = client.get("/admin/login/").cookies["csrftoken"].value
     url = "/?kind=blog&tag=%E9%87%8F%E5%8C%96"
 
-    response = client.post("/i18n/setlang/", {"language": "en", "next": unescape(url)})
+    response = client.post(
+        "/i18n/setlang/",
+        {"language": "en", "next": unescape(url), "csrfmiddlewaretoken": token},
+    )
 
     assert response.status_code == 302
     assert unescape(response["Location"]) == unescape("/en" + url)
     assert '<html lang="en">' in client.get(response["Location"]).text
-    back = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/en/sources/"})
+    back = client.post(
+        "/i18n/setlang/",
+        {"language": "zh-hans", "next": "/en/sources/", "csrfmiddlewaretoken": token},
+    )
     assert back["Location"] == "/sources/"
     assert '<html lang="zh-hans">' in client.get(back["Location"]).text
 

@@ -6,7 +6,7 @@ from django.test import RequestFactory
 from django.utils import translation
 
 from feed.pages import stream_context
-from feed.stream import group_by_day
+from feed.paging import group_by_day
 from tests.factories import make_item
 
 pytestmark = pytest.mark.django_db

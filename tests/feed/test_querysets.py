@@ -78,3 +78,20 @@ def test_newest_first_orders_by_publish_time_then_id():
     tie_b = make_item(published_at=NOW - HOUR)
 
     assert list(Item.objects.newest_first()) == [tie_b, tie_a, older]
+
+
+def test_is_visible_and_is_scheduled_agree_with_the_querysets():
+    now = datetime.datetime(2026, 6, 20, 12, 0, tzinfo=datetime.UTC)
+    hour = datetime.timedelta(hours=1)
+    items = [
+        make_item(status="published", published_at=now - hour),
+        make_item(status="featured", published_at=now),
+        make_item(status="published", published_at=now + hour),
+        make_item(status="draft"),
+        make_item(status="rejected"),
+    ]
+
+    visible = set(Item.objects.visible(now=now).values_list("pk", flat=True))
+
+    assert {item.pk for item in items if item.is_visible(now)} == visible
+    assert [item.is_scheduled(now) for item in items] == [False, False, True, False, False]

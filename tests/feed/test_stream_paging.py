@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 
 from feed.models import Item
-from feed.stream import Cursor, stream_page
+from feed.paging import Cursor, stream_page
 from tests.conftest import SHANGHAI
 from tests.factories import make_item, make_source
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from aitop.tasklease import tasks_requeue_expired
-from webhooks.delivery import deliveries_enqueue_due
+from webhooks.tasks import deliveries_enqueue_due
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from webhooks.delivery import deliveries_enqueue_due
+from webhooks.tasks import deliveries_enqueue_due
 
 
 class Command(BaseCommand):

@@ -72,7 +72,7 @@ def item_authors(item: Item) -> str:
 def item_categories(item: Item) -> list[str]:
     """The category label first, then the tags, as on the page."""
     labels = [str(item.get_category_display())] if item.category else []
-    return labels + [tag.name for tag in item.tags.all()]
+    return labels + [tag.name for tag in item.tags_sorted()]
 
 
 def item_html(item: Item, *, original_url: str) -> str:

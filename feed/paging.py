@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import timezone
 
-from feed.filters import day_start
+from aitop.days import day_start
 from feed.models import Item, ItemQuerySet
 
 _CURSOR = re.compile(r"^(\d{8}T\d{12})Z-(\d{1,18})$")
