@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 # unless the caller says otherwise.
 MANAGE := DEBUG=$${DEBUG:-1} $(BIN)/python manage.py
 
-.PHONY: run test setup worker scheduler bench bench-site bench-ingest bench-api bench-explain lint format messages clean
+.PHONY: run test setup worker scheduler bench bench-site bench-ingest bench-api bench-explain lint format messages clean system-check
 
 # `make run PORT=8001` for another port.
 PORT ?= 8000
@@ -18,7 +18,7 @@ run: setup
 	$(MANAGE) load_demo
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
-test: setup
+test: setup system-check
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -83,3 +83,16 @@ messages: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) staticfiles
+
+# The Debian packages the pages and the tests need (README, "Set-up"): one
+# message naming every missing one, before a test fails for want of it.
+system-check:
+	@missing=""; \
+	[ -x "$${AITOP_CHROMIUM:-/usr/bin/chromium}" ] || missing="$$missing chromium"; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	fc-list 2>/dev/null | grep -qi "WenQuanYi\|Noto Sans CJK" || missing="$$missing fonts-wqy-microhei"; \
+	if [ -n "$$missing" ]; then \
+		echo "make test needs these system packages:$$missing"; \
+		echo "install them with: apt-get update && apt-get install -y$$missing"; \
+		exit 1; \
+	fi

@@ -88,7 +88,11 @@ def fetch_feed(url: str, *, etag: str = "", last_modified: str = "") -> FetchedF
         with watchdog, guarded_client(timeout=timeout, follow_redirects=False) as client:
             return _follow(client, url, headers=headers, deadline=deadline, trace=watchdog.trace)
     except BlockedAddressError as error:
-        raise FetchError(str(error)) from None
+        # Says which setting lets a desk fetch from its own network, never the address.
+        raise FetchError(
+            f"{error} (a feed on this machine or its network is fetched only when its host "
+            "is listed in AITOP_FETCH_ALLOW_HOSTS)"
+        ) from None
     except httpx.TimeoutException:
         raise FetchError(_timeout_message()) from None
     except httpx.HTTPError as error:

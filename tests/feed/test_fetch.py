@@ -215,8 +215,11 @@ def test_loopback_is_refused_unless_allowed(server, fetching):
     fetching.FETCH_ALLOW_HOSTS = []
     server.serve("/feed", rss(rss_item(1)))
 
-    fetch_fails(make_source(feed_url=server.url("/feed")), "refused to connect")
+    source = make_source(feed_url=server.url("/feed"))
+    fetch_fails(source, "refused to connect")
     assert server.requests == []
+    # The editor learns which setting allows it, not where the name points.
+    assert "listed in AITOP_FETCH_ALLOW_HOSTS" in source.last_error
 
 
 @pytest.mark.parametrize(
