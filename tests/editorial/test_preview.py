@@ -1,6 +1,7 @@
 """The staff preview: a draft shown with the public templates, to staff who may edit it."""
 
 import datetime
+import re
 
 import pytest
 from django.utils import timezone
@@ -110,3 +111,16 @@ def test_an_unknown_item_is_a_404(client):
 def test_the_public_site_still_hides_the_draft(client, draft):
     assert "Lumen-4" not in client.get("/").text
     assert client.get(draft.get_absolute_url()).status_code == 404
+
+
+def test_the_stream_preview_has_the_readers_sidebar_of_popular_tags(client, draft):
+    make_item(title="Published this morning", tags=["推理", "开源"])
+    make_item(title="And another", tags=["推理"])
+    client.force_login(make_editor())
+
+    html = client.get(preview_urls(draft)[0], headers=EN).text
+    aside = html[html.index('<aside class="layout-aside"') : html.index("</aside>")]
+
+    names = re.findall(r'<span class="facet-name">(.*?)</span>', aside)
+    # The visible items' tags, most used first; the draft's own tag is not a reader's yet.
+    assert names == ["推理", "开源"]
