@@ -20,7 +20,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from feed.ingest import ingest_source
+from feed.ingest import feed_test, ingest_source
 from feed.ingest.due import sources_claim_due
 from feed.models import Source
 
@@ -50,3 +50,27 @@ def sources_enqueue_due(*, now: datetime.datetime | None = None, limit: int = 50
 def enqueue_due_sources() -> int:
     """Queue a fetch for every due source; for a periodic runner of your own."""
     return len(sources_enqueue_due())
+
+
+@task()
+def check_feed(url: str) -> dict:
+    """Fetch and read `url` as ingestion would, writing nothing (the admin's "test this feed").
+
+    A task, so that a slow or hostile feed holds a worker, not a web process;
+    the result, with the entries an editor looks at, is its return value.
+    """
+    result = feed_test(url=url)
+    return {
+        **result.as_dict(),
+        "entries": [
+            {
+                "title": entry.title,
+                "url": entry.url,
+                "published_at": entry.published_at.isoformat(),
+                "published_from_feed": entry.published_from_feed,
+                "authors": entry.authors[:200],
+                "summary": entry.summary[:300],
+            }
+            for entry in result.entries
+        ],
+    }

@@ -1,16 +1,23 @@
 """Sources in the admin: what we fetch and how each source is doing.
 
 Everything here calls ingestion's own functions: "fetch now" enqueues the
-same `fetch_source` task the scheduler does, and "test this feed" runs the
-same fetch and read (`feed_test`) without writing anything.
+same `fetch_source` task the scheduler does, and "test this feed" queues
+the same fetch and read (`feed_test`, in the `check_feed` task) without
+writing anything, then shows its progress and its result.
 """
+
+import dataclasses
+import datetime
+import types
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponseNotAllowed
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
+from django.tasks import TaskResultStatus, default_task_backend
+from django.tasks.exceptions import TaskResultDoesNotExist
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -19,11 +26,10 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from feed.ingest import feed_test
 from feed.ingest.due import fetch_queue
 from feed.ingest.fetch import url_scheme_refusal
 from feed.models import Source
-from feed.tasks import fetch_source
+from feed.tasks import check_feed, fetch_source
 
 RECENT_FETCHES = 20
 
@@ -308,6 +314,11 @@ class SourceAdmin(admin.ModelAdmin):
         wrap = self.admin_site.admin_view
         return [
             path("test-feed/", wrap(self.test_feed_view), name="feed_source_test_feed"),
+            path(
+                "test-feed/<str:result_id>/",
+                wrap(self.test_feed_result_view),
+                name="feed_source_test_feed_result",
+            ),
             path("<int:pk>/fetch-now/", wrap(self.fetch_now_view), name="feed_source_fetch_now"),
             *super().get_urls(),
         ]
@@ -326,18 +337,58 @@ class SourceAdmin(admin.ModelAdmin):
         return redirect("admin:feed_source_change", pk)
 
     def test_feed_view(self, request: HttpRequest):
-        """Fetch the feed URL of the form as ingestion would, and show what it would bring."""
+        """Queue a read of the form's feed URL as ingestion would do it; show its progress.
+
+        With a task backend that keeps results (the database one), the fetch
+        runs in a worker and the page polls `test_feed_result_view`; with one
+        that does not (immediate, dummy), it runs here, as before.
+        """
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
+        self._may_test_feeds(request)
+        url = request.POST.get("feed_url", "").strip()
+        if url and default_task_backend.supports_get_result:
+            queued = check_feed.enqueue(url)
+            return self._test_feed_answer(request, url=url, pending=queued)
+        result = _FeedTestResult.of(check_feed.call(url)) if url else None
+        return self._test_feed_answer(request, url=url, result=result)
+
+    def test_feed_result_view(self, request: HttpRequest, result_id: str):
+        """Where a queued test of a feed stands: waiting, running, or its result."""
+        self._may_test_feeds(request)
+        try:
+            queued = check_feed.get_result(result_id)
+        except (TaskResultDoesNotExist, ValueError, ValidationError):
+            raise Http404(_("No such test of a feed.")) from None
+        url = queued.args[0] if queued.args else ""
+        if queued.status == TaskResultStatus.SUCCESSFUL:
+            return self._test_feed_answer(
+                request, url=url, result=_FeedTestResult.of(queued.return_value)
+            )
+        if queued.status == TaskResultStatus.FAILED:
+            failed = _FeedTestResult(status="failed", error=_("the test itself failed."))
+            return self._test_feed_answer(request, url=url, result=failed)
+        return self._test_feed_answer(request, url=url, pending=queued)
+
+    def _may_test_feeds(self, request: HttpRequest) -> None:
         if not (self.has_add_permission(request) or self.has_change_permission(request)):
             raise PermissionDenied
-        url = request.POST.get("feed_url", "").strip()
+
+    def _test_feed_answer(self, request, *, url: str, result=None, pending=None):
+        waited = (timezone.now() - pending.enqueued_at).total_seconds() if pending else 0
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": _("Test this feed"),
             "feed_url": url,
-            "result": feed_test(url=url) if url else None,
+            "result": result,
+            "pending": pending,
+            "running": bool(pending) and pending.status == TaskResultStatus.RUNNING,
+            # Nobody has taken it for a while: say what runs the queue.
+            "no_worker": bool(pending) and waited > FEED_TEST_WORKER_HINT_SECONDS,
+            "poll_url": (
+                reverse("admin:feed_source_test_feed_result", args=[pending.id]) if pending else ""
+            ),
             "entries_shown": 10,
         }
         fragment = request.headers.get("X-Requested-With") == "fetch"
@@ -347,6 +398,36 @@ class SourceAdmin(admin.ModelAdmin):
             else "admin/feed/source/feed_test.html"
         )
         return TemplateResponse(request, template, context)
+
+
+#: Seconds a queued test waits before the page says no worker seems to run.
+FEED_TEST_WORKER_HINT_SECONDS = 10
+
+
+@dataclasses.dataclass
+class _FeedTestResult:
+    """A test's return value, as feed_test_result.html reads it."""
+
+    status: str
+    error: str = ""
+    warning: str = ""
+    http_status: int | None = None
+    new: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    skipped_reasons: dict = dataclasses.field(default_factory=dict)
+    entries: list = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def of(cls, value: dict) -> "_FeedTestResult":
+        entries = [
+            types.SimpleNamespace(
+                **{**entry, "published_at": datetime.datetime.fromisoformat(entry["published_at"])}
+            )
+            for entry in value.get("entries", [])
+        ]
+        fields = {f.name for f in dataclasses.fields(cls)} - {"entries"}
+        return cls(**{k: v for k, v in value.items() if k in fields}, entries=entries)
 
 
 def _fetch_message(source: Source, result: dict) -> str:

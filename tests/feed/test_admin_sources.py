@@ -1,10 +1,13 @@
 """Sources and keyword rules in the admin: health, fetch now, test this feed, preview."""
 
 import datetime
+import re
+from unittest import mock
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from feed.ingest import ingest_source
 from feed.models import FetchAttempt, Item, KeywordRule, Source
@@ -210,3 +213,94 @@ def test_a_feed_url_that_is_not_http_is_refused_by_the_form(admin_client):
     assert response.status_code == 200
     assert "Only http and https URLs are fetched, not ftp." in response.text
     assert not Source.objects.exists()
+
+
+# --- "test this feed" as a task, with a database queue as in production ---------------
+
+
+@pytest.fixture
+def queued_tasks(settings):
+    """The database task backend: enqueueing stores a task that only a worker runs."""
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+    }
+
+
+def poll_url(html: str) -> str:
+    return re.search(r'data-aitop-poll="([^"]+)"', html).group(1)
+
+
+def run_worker(*, finish: bool = True) -> None:
+    """What `db_worker` does with each queued task, inside the test's own transaction."""
+    for row in DBTaskResult.objects.ready():
+        row.claim("test-worker")
+        if finish:
+            queued = row.task_result
+            row.set_successful(row.task.call(*queued.args, **queued.kwargs))
+
+
+def test_a_feed_is_tested_by_a_worker_while_the_form_follows_its_progress(
+    admin_client, server, fetching, queued_tasks
+):
+    server.serve("/feed", rss(rss_item(1), rss_item(2), rss_item(3)))
+    fragment = {"X-Requested-With": "fetch"}
+
+    queued = admin_client.post(
+        reverse("admin:feed_source_test_feed"), {"feed_url": server.url("/feed")}, headers=fragment
+    )
+    # The web request only queued it: nothing was fetched yet.
+    assert server.requests == []
+    assert "Waiting for a worker to fetch the feed…" in queued.text
+    waiting = admin_client.get(poll_url(queued.text), headers=fragment)
+    assert "Waiting for a worker" in waiting.text
+
+    run_worker(finish=False)
+    running = admin_client.get(poll_url(queued.text), headers=fragment)
+    assert "Fetching and reading the feed…" in running.text
+    DBTaskResult.objects.update(status="READY", worker_ids=[])
+    run_worker()
+    done = admin_client.get(poll_url(queued.text), headers=fragment)
+
+    assert server.hits("/feed") == 1
+    assert "data-aitop-poll" not in done.text
+    assert "3 entries can be imported" in done.text
+    assert "Story number 2" in done.text
+    assert Item.objects.count() == 0  # a test writes nothing
+
+
+def test_without_javascript_the_progress_page_refreshes_itself(
+    admin_client, server, fetching, queued_tasks
+):
+    server.serve("/feed", rss(rss_item(1)))
+
+    page = admin_client.post(
+        reverse("admin:feed_source_test_feed"), {"feed_url": server.url("/feed")}
+    )
+
+    assert '<meta http-equiv="refresh" content="2; url=/admin/feed/source/test-feed/' in page.text
+    run_worker()
+    result = admin_client.get(poll_url(page.text))
+    assert "1 entry can be imported" in result.text
+    assert 'http-equiv="refresh"' not in result.text
+
+
+def test_a_test_nobody_runs_says_that_a_worker_is_needed(
+    admin_client, server, fetching, queued_tasks
+):
+    queued = admin_client.post(
+        reverse("admin:feed_source_test_feed"),
+        {"feed_url": server.url("/feed")},
+        headers={"X-Requested-With": "fetch"},
+    )
+    later = timezone.now() + datetime.timedelta(seconds=30)
+
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        waiting = admin_client.get(poll_url(queued.text), headers={"X-Requested-With": "fetch"})
+
+    assert "No worker has taken it yet" in waiting.text
+
+
+def test_an_unknown_test_is_a_404_and_others_may_not_look(admin_client, client, queued_tasks):
+    assert admin_client.get("/admin/feed/source/test-feed/not-a-task/").status_code == 404
+    client.force_login(make_user(perms=["feed.view_source"], is_staff=True))
+    assert client.get("/admin/feed/source/test-feed/not-a-task/").status_code == 403

@@ -20,9 +20,27 @@ document.addEventListener("click", async (event) => {
     });
     // The fragment is rendered by our own templates, every value escaped.
     target.innerHTML = await response.text();
+    await followProgress(target);
   } catch (error) {
     target.textContent = String(error);
   } finally {
     button.disabled = false;
   }
 });
+
+// A queued test of a feed answers with a fragment that names where to ask
+// again (data-aitop-poll): ask every second until the result replaces it.
+async function followProgress(target) {
+  for (let tries = 0; tries < 300; tries += 1) {
+    const pending = target.querySelector("[data-aitop-poll]");
+    if (!pending) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const response = await fetch(pending.dataset.aitopPoll, {
+      headers: { "X-Requested-With": "fetch" },
+      credentials: "same-origin",
+    });
+    target.innerHTML = await response.text();
+  }
+}
