@@ -34,13 +34,28 @@ def item_index(*, item: Item, signature: Signature | None = None) -> list[int]:
     return keys
 
 
-def item_candidates(
-    *, item: Item, keys: list[int], at: datetime.datetime, limit: int = CANDIDATE_LIMIT
-) -> list[Item]:
-    """Items sharing a key with `item` near its time, those sharing the most first.
+def items_index(*, items: list[Item], signatures: dict[int, Signature]) -> dict[int, list[int]]:
+    """`item_index` for many items at once (one DELETE, INSERTs in large batches); their keys."""
+    keys = {item.pk: signatures[item.pk].keys() for item in items}
+    StorySignal.objects.filter(item__in=list(keys)).delete()
+    StorySignal.objects.bulk_create(
+        [
+            StorySignal(item_id=pk, key=key, at=signatures[pk].at)
+            for pk, item_keys in keys.items()
+            for key in item_keys
+        ],
+        batch_size=2000,
+    )
+    return keys
 
-    One indexed query on (key, at) and one for the candidates' text: the cost
-    depends on how many items share a key in the window, not on the archive.
+
+def candidate_ids(
+    *, item: Item, keys: list[int], at: datetime.datetime, limit: int = CANDIDATE_LIMIT
+) -> list[int]:
+    """Ids of the items sharing a key with `item` near its time, those sharing the most first.
+
+    One indexed query on (key, at): the cost depends on how many items share
+    a key in the window, not on the archive.
     """
     ranked = (
         StorySignal.objects.filter(
@@ -51,7 +66,28 @@ def item_candidates(
         .annotate(hits=Count("key"))
         .order_by("-hits", "-item_id")[:limit]
     )
-    ids = [row["item_id"] for row in ranked]
+    return [row["item_id"] for row in ranked]
+
+
+def signatures_of(ids: list[int], *, known: dict[int, Signature]) -> dict[int, Signature]:
+    """The signatures of these items, computing (in one query) only those not `known`.
+
+    `known` is filled in: the items of one fetch are each other's candidates,
+    and a signature costs far more than comparing two.
+    """
+    missing = [pk for pk in ids if pk not in known]
+    if missing:
+        fields = ("title", "summary", "url", "original_published_at", "published_at", "created_at")
+        for item in Item.objects.only(*fields).filter(pk__in=missing):
+            known[item.pk] = item_signature(item)
+    return {pk: known[pk] for pk in ids if pk in known}
+
+
+def item_candidates(
+    *, item: Item, keys: list[int], at: datetime.datetime, limit: int = CANDIDATE_LIMIT
+) -> list[Item]:
+    """The candidate items themselves (one more query), in `candidate_ids` order."""
+    ids = candidate_ids(item=item, keys=keys, at=at, limit=limit)
     by_id = Item.objects.select_related("source", "story_link").in_bulk(ids)
     return [by_id[pk] for pk in ids if pk in by_id]
 

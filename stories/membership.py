@@ -7,39 +7,54 @@ from django.db.models import Count
 
 from feed.freshness import generation_bump
 from feed.models import PUBLIC_STATUSES, Item
-from stories.index import item_candidates, item_index, item_signature, item_time
+from stories.index import (
+    candidate_ids,
+    item_index,
+    item_signature,
+    item_time,
+    items_index,
+    signatures_of,
+)
 from stories.matching.verdict import Verdict, verdict
 from stories.models import Story, StoryItem
 
 logger = logging.getLogger(__name__)
 
 
-def item_match(*, item: Item) -> StoryItem | None:
+def item_match(
+    *, item: Item, signatures: dict | None = None, keys: list[int] | None = None
+) -> StoryItem | None:
     """Index a new item and put it into the story it reports, if the matcher finds one.
 
     An item already in a story stays there (editors move items, not the
     matcher); the best-scoring candidate's story wins, so one loose match
-    never chains two stories together.
+    never chains two stories together. `signatures` (item id → signature)
+    carries the signatures computed so far from one item to the next;
+    `keys` are given when the item is already in the index (`items_index`).
     """
-    signature = item_signature(item)
-    keys = item_index(item=item, signature=signature)
+    signatures = {} if signatures is None else signatures
+    signature = signatures.get(item.pk) or item_signature(item)
+    signatures[item.pk] = signature
+    if keys is None:
+        keys = item_index(item=item, signature=signature)
     link = StoryItem.objects.filter(item=item).first()
     if link is not None:
         return link
-    best: tuple[Item, Verdict] | None = None
-    for candidate in item_candidates(item=item, keys=keys, at=signature.at):
-        found = verdict(signature, item_signature(candidate))
+    best: tuple[int, Verdict] | None = None
+    ids = candidate_ids(item=item, keys=keys, at=signature.at)
+    for candidate, theirs in signatures_of(ids, known=signatures).items():
+        found = verdict(signature, theirs)
         if found.same and (best is None or found.score > best[1].score):
             best = (candidate, found)
     if best is None:
         return None
     candidate, found = best
     with transaction.atomic():
-        other = StoryItem.objects.select_for_update().filter(item=candidate).first()
+        other = StoryItem.objects.select_for_update().filter(item_id=candidate).first()
         if other is None:
-            story = Story.objects.create(lead=candidate)
+            story = Story.objects.create(lead_id=candidate)
             StoryItem.objects.create(
-                item=candidate, story=story, matched_by=found.reason, score=found.score
+                item_id=candidate, story=story, matched_by=found.reason, score=found.score
             )
         else:
             story = other.story
@@ -51,12 +66,19 @@ def item_match(*, item: Item) -> StoryItem | None:
 
 
 def items_match(*, item_ids: list[int]) -> int:
-    """Match each of these items (oldest first); returns how many joined a story."""
+    """Match each of these items (oldest first); returns how many joined a story.
+
+    All of them are indexed first, in a few statements: the items of one
+    fetch are each other's candidates.
+    """
     joined = 0
     items = Item.objects.select_related("source").filter(pk__in=item_ids)
-    for item in sorted(items, key=lambda i: (item_time(i), i.pk)):
+    items = sorted(items, key=lambda i: (item_time(i), i.pk))
+    signatures = {item.pk: item_signature(item) for item in items}
+    keys = items_index(items=items, signatures=signatures)
+    for item in items:
         try:
-            if item_match(item=item) is not None:
+            if item_match(item=item, signatures=signatures, keys=keys[item.pk]) is not None:
                 joined += 1
         except Exception:
             # One item the matcher chokes on must not keep the rest of a fetch out.

@@ -1,15 +1,20 @@
 """What the stories app does when something happens elsewhere: thin calls, after commit."""
 
 import functools
+import logging
 
 from django.db import transaction
 from django.db.models.signals import post_save
 
 from feed.models import Item
 
-# Run in the process that committed (a worker after a fetch, a web process after
-# an editor's save or a reader's click): a few indexed statements, so readers see
-# the story and the heat at once and the task queue carries only periodic work.
+logger = logging.getLogger(__name__)
+
+# Heat after a save, a move or a click runs in the process that committed: a few
+# indexed statements, so readers see it at once. Matching a fetch's new items
+# costs milliseconds an item (their signatures, a candidate query each), so it
+# is queued as one task per fetch: a fetch worker goes on to the next source,
+# and the items (drafts) are in their stories by the time an editor opens them.
 
 
 def _match(item_ids: list[int]) -> None:
@@ -27,7 +32,13 @@ def _recompute(item_ids: list[int]) -> None:
 
 
 def on_items_arrived(sender, *, item_ids, **kwargs) -> None:
-    _match(item_ids)
+    from stories.tasks import match_items
+
+    try:
+        match_items.enqueue(list(item_ids))
+    except Exception:
+        # A queue that is down must not fail the fetch; `stories_index` catches up.
+        logger.exception("could not queue story matching of %d items", len(item_ids))
 
 
 def on_item_saved(sender, *, instance, created, raw=False, **kwargs) -> None:

@@ -106,3 +106,54 @@ def test_an_item_saved_by_hand_is_matched_once_its_transaction_commits(
         second = make_item(url="https://other.example/b", title="Anthropic 发布 Claude Opus 4.5")
 
     assert _story(first) == _story(second) is not None
+
+
+def test_a_fetchs_items_are_matched_together_with_each_signature_computed_once(monkeypatch):
+    import stories.index
+    from stories.membership import items_match
+
+    computed = []
+    real = stories.index.signature_of
+
+    def counting(**kwargs):
+        computed.append(kwargs["title"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(stories.index, "signature_of", counting)
+    source = make_source()
+    items = [
+        make_item(
+            source=make_source() if n % 2 else source,
+            title="OpenAI releases GPT-5 to every ChatGPT user" + " today" * (n % 2),
+            url=f"https://wire{n}.example/gpt-5",
+        )
+        for n in range(12)
+    ]
+
+    joined = items_match(item_ids=[item.pk for item in items])
+
+    # Every item was everyone's candidate, and still each was read once.
+    assert len(computed) == len(items)
+    assert joined >= 11
+    assert len({_story(item) for item in items}) == 1
+
+
+def test_a_fetch_queues_its_matching_for_a_worker_instead_of_doing_it_in_the_fetch(settings):
+    from django_tasks_db.models import DBTaskResult
+
+    from feed.signals import items_arrived
+
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+    }
+    one = make_item(title="Anthropic ships Claude 5", url="https://a.example/claude-5")
+    two = make_item(title="Anthropic ships Claude 5 today", url="https://b.example/claude-5")
+    StorySignal.objects.all().delete()
+    StoryItem.objects.all().delete()
+
+    # What ingestion sends once its transaction has committed.
+    items_arrived.send(sender=Item, item_ids=[one.pk, two.pk])
+
+    queued = DBTaskResult.objects.filter(task_path="stories.tasks.match_items")
+    assert _story(one) is None
+    assert [row.args_kwargs["args"][0] for row in queued] == [[one.pk, two.pk]]
