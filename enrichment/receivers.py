@@ -36,12 +36,18 @@ def enrich_after_fetch(sender, *, source_id: int, fetched_at, **kwargs) -> None:
         return
     # items_pending() leaves out items that failed AITOP_AI_MAX_ATTEMPTS times:
     # a feed shows an entry for days, and each fetch would pay for it again.
-    ids = list(
+    enrich_enqueue(list(fetch_pending(source_id=source_id, fetched_at=fetched_at)))
+
+
+def fetch_pending(*, source_id: int, fetched_at):
+    """Ids of the pending drafts one fetch stored or saw: one range of item_source_fetched_idx."""
+    return (
         items_pending()
         .filter(source_id=source_id, fetched_at=fetched_at)
+        # Unordered: an order by creation time would lead SQLite to walk every draft.
+        .order_by()
         .values_list("pk", flat=True)
     )
-    enrich_enqueue(ids)
 
 
 @receiver(post_save, sender=Item, dispatch_uid="enrichment_after_create")

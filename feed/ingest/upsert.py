@@ -23,9 +23,10 @@ queries per batch plus one per item whose feed fields changed.
 
 import dataclasses
 import datetime
+import functools
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Field, Q
 
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.normalise import Entry, Skip
@@ -147,6 +148,26 @@ def _item_refresh(item: Item, entry: Entry, *, source: Source, origin: str, now)
     )
 
 
+# Columns whose Python value is what the ORM sends the driver (text, integers,
+# foreign keys): preparing 25 columns field by field was a third of an insert.
+_PLAIN_TYPES = {
+    "CharField",
+    "TextField",
+    "ForeignKey",
+    "PositiveSmallIntegerField",
+    "PositiveIntegerField",
+}
+
+
+@functools.cache
+def _plain_columns() -> frozenset[str]:
+    return frozenset(
+        field.attname
+        for field in Item._meta.concrete_fields
+        if field.get_internal_type() in _PLAIN_TYPES and type(field).pre_save is Field.pre_save
+    )
+
+
 def _items_insert(items: list[Item]) -> list[Item]:
     """INSERT new items, one multi-row statement per BATCH_SIZE, and set their ids.
 
@@ -158,13 +179,16 @@ def _items_insert(items: list[Item]) -> list[Item]:
     in row order on PostgreSQL and SQLite alike (as bulk_create relies on).
     """
     fields = [field for field in Item._meta.concrete_fields if not field.primary_key]
+    plain = _plain_columns()
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     for start in range(0, len(items), BATCH_SIZE):
         chunk = items[start : start + BATCH_SIZE]
         params = [
-            field.get_db_prep_save(field.pre_save(item, True), connection)
+            getattr(item, field.attname)
+            if field.attname in plain
+            else field.get_db_prep_save(field.pre_save(item, True), connection)
             for item in chunk
             for field in fields
         ]
@@ -186,15 +210,22 @@ def _heat(*, source: Source, others: int) -> int:
     return max(0, min(100, source.weight + HEAT_PER_OTHER_SOURCE * others))
 
 
-def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertCounts) -> None:
-    keys = {entry.cluster_key for entry in entries if entry.cluster_key}
-    others = dict(
-        Item.objects.filter(cluster_key__in=keys)
+def cluster_other_sources(keys, *, source: Source):
+    """(cluster key, how many other sources have it) for these keys: one index range each."""
+    return (
+        # The ~Q term is the partial index's own condition, written out: SQLite
+        # uses a partial index only when the query states its WHERE clause.
+        Item.objects.filter(~Q(cluster_key=""), cluster_key__in=keys)
         .exclude(source=source)
         .values("cluster_key")
         .annotate(sources=Count("source", distinct=True))
         .values_list("cluster_key", "sources")
     )
+
+
+def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertCounts) -> None:
+    keys = {entry.cluster_key for entry in entries if entry.cluster_key}
+    others = dict(cluster_other_sources(keys, source=source))
     items = [
         Item(
             source=source,

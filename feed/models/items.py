@@ -314,6 +314,8 @@ class Item(models.Model):
             models.Index(
                 "source", models.F("published_at").desc(), name="item_source_published_idx"
             ),
+            # What one fetch created or saw (the drafts that enrichment picks up).
+            models.Index(fields=["source", "fetched_at"], name="item_source_fetched_idx"),
             # The review queue: items of one status, newest first.
             models.Index("status", models.F("created_at").desc(), name="item_status_created_idx"),
             # "Other items that look like the same story".
