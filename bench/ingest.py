@@ -129,6 +129,8 @@ def bench_parse_and_upsert(entries: int) -> None:
     from feed.models import KeywordRule, Source
 
     settings.FETCH_MAX_ENTRIES = entries
+    # The refusal of huge documents (5,000 entries by default) would stop this feed.
+    settings.FETCH_MAX_DOCUMENT_ENTRIES = max(entries, settings.FETCH_MAX_DOCUMENT_ENTRIES)
     body = rss_document(entries)
     source = Source.objects.create(name="Bench big feed", slug=f"{BENCH_PREFIX}big", weight=60)
     source.default_tags.set(["bench"])
