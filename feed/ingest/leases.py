@@ -12,7 +12,7 @@ import secrets
 import socket
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, Subquery
 
 from feed.ingest.schedule import host_gap
 from feed.models import FetchHost, Source
@@ -92,10 +92,13 @@ def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.dat
             )
             _HOSTS_WITH_ROWS.add((host, slots))
         candidates = FetchHost.objects.filter(free, host=host, slot__lt=slots)
-        for row_id in candidates.values_list("id", flat=True):
-            # Conditional on the slot still being free: two workers that saw the
-            # same free slot cannot both take it.
-            taken = candidates.filter(id=row_id).update(
+        for _ in range(slots):
+            # One statement: the first free slot, taken on the condition that it
+            # is still free, so two workers that pick the same slot cannot both
+            # have it (the loser tries the next one; with none free, each try is
+            # an UPDATE of no row).
+            first_free = candidates.order_by("slot").values("id")[:1]
+            taken = candidates.filter(id__in=Subquery(first_free)).update(
                 busy_owner=owner, busy_until=now + _lease_length()
             )
             if taken:
