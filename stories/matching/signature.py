@@ -12,8 +12,6 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
-from datasketch import MinHash
-
 from stories.matching.glossary import EN_SAME, ZH_EN
 
 # MinHash permutations and how they are cut into LSH bands (BANDS × ROWS = PERMUTATIONS).
@@ -243,6 +241,10 @@ def band_keys(shingles: frozenset[str]) -> list[int]:
     """The LSH band keys of a shingle set: items sharing one are candidates."""
     if not shingles:
         return []
+    # Imported here: datasketch brings scipy (half a second), which every
+    # process would pay at start-up (a fetch worker, a web worker) unused.
+    from datasketch import MinHash
+
     minhash = MinHash(num_perm=PERMUTATIONS, seed=SEED)
     minhash.update_batch([shingle.encode() for shingle in sorted(shingles)])
     values = minhash.hashvalues
