@@ -19,7 +19,7 @@ CACHES = {
     "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stale"},
     # Database 1 of the local Redis: this project's own (see README, "Caching").
     "redis": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "aitop.redis_cache.ReusingRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
     },
 }
