@@ -91,7 +91,7 @@ def cache_from_url(name: str, url: str) -> dict:
 
     Understood: ``locmem://`` (per-process memory, the default), ``dummy://``
     (no caching) and ``redis://``/``rediss://`` (Django's own Redis backend,
-    shared by every web process).
+    shared by every web process, with its clients kept: aitop/redis_cache.py).
     """
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
@@ -103,7 +103,7 @@ def cache_from_url(name: str, url: str) -> dict:
     if scheme == "dummy":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
     if scheme in {"redis", "rediss"}:
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {"BACKEND": "aitop.redis_cache.ReusingRedisCache", "LOCATION": url}
     raise ImproperlyConfigured(
         f"{name} must start with locmem://, dummy://, redis:// or rediss://, not {url!r}."
     )

@@ -119,6 +119,9 @@ MIDDLEWARE = [
     "aitop.middleware.PermissionsPolicyMiddleware",
     "aitop.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A current cached public page is answered here, before the session, the
+    # resolver and the rest run (feed/warm.py adds the headers those add).
+    "feed.warm.WarmPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language comes from the URL (/en/…); old language cookies are redirected there.
     "feed.locale.PathLocaleMiddleware",
@@ -326,6 +329,8 @@ if AITOP_GENERATION_STORE not in ("auto", "cache", "database"):
         f"AITOP_GENERATION_STORE must be auto, cache or database, not {AITOP_GENERATION_STORE!r}."
     )
 AITOP_GENERATION_CACHE_SECONDS = env_int("AITOP_GENERATION_CACHE_SECONDS", 60)
+# Paths that never hold a public page: feed/warm.py passes them on without a cache read.
+AITOP_WARM_SKIP_PREFIXES = ("/admin/", "/api/", "/editorial/", "/i18n/", f"/{STATIC_URL}")
 # A request that finds another rendering the same page waits this long for it, then renders.
 AITOP_RENDER_WAIT_SECONDS = env_float("AITOP_RENDER_WAIT_SECONDS", 2.0)
 # Tag and source counts (the aside, /tags/, /sources/, the API's tags) cover

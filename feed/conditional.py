@@ -5,7 +5,9 @@ host, today's date and what readers can see. The last of these is the publish
 generation (feed/freshness.py). So `public_cache` keys the rendered page by
 the first four and stores the generation it was rendered under: an entry of
 an older generation is never served, and a 304 or a warm page costs one cache
-read plus the generation (one more cache read, or one primary-key query).
+round trip for the generation and the page together (with a per-process
+cache: one primary-key query for the generation, then the page). Most warm
+hits are answered even earlier, before the URL is resolved (feed/warm.py).
 
 Only 200s are stored and only a stored page answers 304, so the view decides
 every 404 and 400 before any 304. A burst of requests after a change renders
@@ -28,7 +30,7 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 
 from aitop.days import today_start
-from feed.freshness import Freshness, generation_current
+from feed.freshness import Freshness, generation_current_with
 
 try:
     # A new release may render the same data differently: its pages get new keys.
@@ -51,6 +53,9 @@ class CachedPage:
     last_modified: int
     content_type: str
     gzipped: bytes
+    # Rendered with the language its URL carries, so feed/warm.py may answer it before
+    # the URL is resolved (False for pages whose language follows the reader's choice).
+    early: bool = False
 
     def response(self, request) -> HttpResponse:
         """The stored page, compressed when the reader's client accepts gzip."""
@@ -102,26 +107,39 @@ def public_cache(view):
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        state = generation_current()
-        key = page_key(request)
-        page = _current(cache.get(key), state)
+        key, state, page = current_page(request)
         if page is None:
             page = _render_once(request, key, state, lambda: view(request, *args, **kwargs))
             if isinstance(page, HttpResponse):
                 # Not a storable 200 (a redirect, a 404, a 400): sent as it is.
                 return page
-        response = get_conditional_response(
-            request, etag=page.etag, last_modified=page.last_modified
-        )
-        if response is None:
-            response = page.response(request)
-        response.headers["ETag"] = page.etag
-        response.headers["Last-Modified"] = http_date(page.last_modified)
-        response.headers["Cache-Control"] = f"public, max-age={settings.AITOP_PUBLIC_MAX_AGE}"
-        patch_vary_headers(response, ("Accept-Encoding",))
-        return response
+        return page_answer(request, page)
 
     return wrapper
+
+
+def current_page(request) -> tuple[str, Freshness, CachedPage | None]:
+    """This page's key, the current generation, and the stored page if it is of that generation."""
+    key = page_key(request)
+    looked_up = getattr(request, "aitop_page_lookup", None)
+    if looked_up is not None and looked_up[0] == key:
+        # feed/warm.py read them moments ago in this request (and did not answer).
+        return looked_up
+    state, page = generation_current_with(key)
+    request.aitop_page_lookup = (key, state, _current(page, state))
+    return request.aitop_page_lookup
+
+
+def page_answer(request, page: CachedPage) -> HttpResponse:
+    """The stored page, or a 304 if the reader's copy is current, with its caching headers."""
+    response = get_conditional_response(request, etag=page.etag, last_modified=page.last_modified)
+    if response is None:
+        response = page.response(request)
+    response.headers["ETag"] = page.etag
+    response.headers["Last-Modified"] = http_date(page.last_modified)
+    response.headers["Cache-Control"] = f"public, max-age={settings.AITOP_PUBLIC_MAX_AGE}"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
 
 
 def _current(page: CachedPage | None, state: Freshness) -> CachedPage | None:
@@ -135,17 +153,17 @@ def _render_once(request, key: str, state: Freshness, render) -> CachedPage | Ht
     while not cache.add(lock, 1, RENDER_LOCK_SECONDS):
         if time.monotonic() > deadline:
             # The other renderer is slow or gone: do not keep this reader waiting.
-            return _store(key, state, render())
+            return _store(request, key, state, render())
         time.sleep(RENDER_POLL_SECONDS)
         if (page := _current(cache.get(key), state)) is not None:
             return page
     try:
-        return _store(key, state, render())
+        return _store(request, key, state, render())
     finally:
         cache.delete(lock)
 
 
-def _store(key: str, state: Freshness, response) -> CachedPage | HttpResponse:
+def _store(request, key: str, state: Freshness, response) -> CachedPage | HttpResponse:
     if response.status_code != 200 or response.streaming or response.cookies:
         return response
     etag, last_modified = validators(key, state)
@@ -155,6 +173,8 @@ def _store(key: str, state: Freshness, response) -> CachedPage | HttpResponse:
         last_modified=last_modified,
         content_type=response["Content-Type"],
         gzipped=gzip.compress(response.content, compresslevel=6),
+        # Set by feed.locale.PathLocaleMiddleware: the URL alone chose the language.
+        early=getattr(request, "aitop_public", False),
     )
     cache.set(key, page, settings.AITOP_PAGE_CACHE_SECONDS)
     return page

@@ -64,13 +64,21 @@ def _generation_bumps_land_before_the_next_read(request, monkeypatch):
 
     pending = []
     monkeypatch.setattr(freshness, "_schedule", lambda using=None: pending.append(using))
-    read = freshness.generation_current
+    read, read_with = freshness.generation_current, freshness.generation_current_with
 
-    def current(*, now=None):
+    def land():
         if pending:
             pending.clear()
             freshness._bump_now()
+
+    def current(*, now=None):
+        land()
         return read(now=now)
 
+    def current_with(key, *, now=None):
+        land()
+        return read_with(key, now=now)
+
     monkeypatch.setattr(freshness, "generation_current", current)
-    monkeypatch.setattr(conditional, "generation_current", current)
+    monkeypatch.setattr(freshness, "generation_current_with", current_with)
+    monkeypatch.setattr(conditional, "generation_current_with", current_with)

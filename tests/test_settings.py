@@ -65,7 +65,7 @@ def test_an_unknown_time_zone_names_the_variable():
 
 def test_cache_urls_choose_the_backend():
     assert cache_from_url("CACHE_URL", "redis://127.0.0.1:6379/1") == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "aitop.redis_cache.ReusingRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
     }
     assert cache_from_url("CACHE_URL", "locmem://")["BACKEND"].endswith("LocMemCache")

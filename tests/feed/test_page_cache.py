@@ -19,7 +19,7 @@ CACHES = {
     "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stale"},
     # Database 1 of the local Redis: this project's own (see README, "Caching").
     "redis": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "aitop.redis_cache.ReusingRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
     },
 }
@@ -175,7 +175,7 @@ def test_a_burst_after_a_change_renders_the_page_once(monkeypatch, settings):
     settings.CACHES = {"default": CACHES["locmem"]}
     cache.clear()
     state = Freshness(value=7, changed_at=_moment(), next_publish_at=None)
-    monkeypatch.setattr(conditional, "generation_current", lambda: state)
+    monkeypatch.setattr(conditional, "generation_current_with", lambda key: (state, cache.get(key)))
     renders = []
     start = threading.Barrier(8)
 
