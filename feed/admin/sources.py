@@ -224,7 +224,7 @@ class SourceAdmin(admin.ModelAdmin):
             "<td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
-                    f"{a.started_at:%Y-%m-%d %H:%M:%S}",
+                    f"{timezone.localtime(a.started_at):%Y-%m-%d %H:%M:%S}",
                     a.get_status_display(),
                     a.http_status or "",
                     a.items_new,
