@@ -35,6 +35,7 @@ import certifi
 import httpcore
 import httpx
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -48,6 +49,14 @@ _NAT64_PREFIXES = (
 
 class BlockedAddressError(httpx.TransportError):
     """The guard refused to connect: the host resolves to an address we never dial."""
+
+
+# The guard's answers, in English: a fetch records them as they are and the
+# admin translates them when it shows them (feed.ingest.wording).
+REFUSED_ADDRESS = gettext_noop("refused to connect to %(host)s: not a public address")
+UNRESOLVED = gettext_noop("cannot resolve %(host)s: %(detail)s")
+NO_ADDRESS = gettext_noop("%(host)s has no address")
+UNREACHABLE = gettext_noop("cannot connect to %(host)s")
 
 
 #: What `url_refusal` may answer; each caller words it for its own readers.
@@ -143,7 +152,7 @@ def resolve_checked(host: str, port: int, *, allow_hosts: Iterable[str] = ()) ->
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
-        raise httpx.ConnectError(f"cannot resolve {host}: {error}") from None
+        raise httpx.ConnectError(UNRESOLVED % {"host": host, "detail": error}) from None
     addresses: list[str] = []
     for *_, sockaddr in infos:
         address = sockaddr[0]
@@ -151,11 +160,11 @@ def resolve_checked(host: str, port: int, *, allow_hosts: Iterable[str] = ()) ->
         if not _allowed(host, ip, allow_hosts) and address_refusal(ip):
             # Never which address, nor what kind: an editor testing a feed
             # must not learn how internal names resolve.
-            raise BlockedAddressError(f"refused to connect to {host}: not a public address")
+            raise BlockedAddressError(REFUSED_ADDRESS % {"host": host})
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise httpx.ConnectError(f"{host} has no address")
+        raise httpx.ConnectError(NO_ADDRESS % {"host": host})
     return addresses
 
 
@@ -173,7 +182,7 @@ class GuardedNetworkBackend(httpcore.SyncBackend):
                 return super().connect_tcp(address, port, timeout, local_address, socket_options)
             except httpcore.ConnectError as error:
                 last_error = error
-        raise last_error or httpcore.ConnectError(f"cannot connect to {host}")
+        raise last_error or httpcore.ConnectError(UNREACHABLE % {"host": host})
 
 
 class GuardedTransport(httpx.HTTPTransport):

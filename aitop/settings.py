@@ -97,7 +97,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "taggit",
-    "django_tasks_db",
+    # django-tasks-db, with a translated name (aitop.apps).
+    "aitop.apps.TasksDatabaseConfig",
     "aitop",
     "feed",
     "editorial",

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item
@@ -77,7 +78,8 @@ class ItemLogEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} · {self.item_id} · {self.at:%Y-%m-%d %H:%M}"
+        at = timezone.localtime(self.at)  # the site's clock, as every time in the admin
+        return f"{self.get_action_display()} · {self.item_id} · {at:%Y-%m-%d %H:%M}"
 
 
 class ItemRecommendation(models.Model):

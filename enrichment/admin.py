@@ -9,6 +9,7 @@ import difflib
 
 from django.contrib import admin, messages
 from django.tasks import TaskResultStatus
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -89,7 +90,7 @@ class EnrichmentInline(admin.StackedInline):
                     final or "–",
                     diff_html(ai, final) if ai != final else _("unchanged"),
                     f"{run.backend} {run.model} {run.prompt_version}".strip(),
-                    run.started_at.strftime("%Y-%m-%d %H:%M"),
+                    f"{timezone.localtime(run.started_at):%Y-%m-%d %H:%M}",
                     f"{run.tokens_in} / {run.tokens_out}",
                     f"${run.cost}",
                 )

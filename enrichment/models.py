@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item
@@ -111,7 +112,7 @@ class Run(models.Model):
         ordering = ["-started_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.backend} {self.model} @ {self.started_at:%Y-%m-%d %H:%M}"
+        return f"{self.backend} {self.model} @ {timezone.localtime(self.started_at):%Y-%m-%d %H:%M}"
 
 
 class FieldDraft(models.Model):

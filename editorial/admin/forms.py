@@ -26,7 +26,9 @@ class VersionCheckedForm(forms.ModelForm):
     The database check happens again at write time (`item_edit`).
     """
 
-    expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    expected_version = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=1, label=gettext_lazy("version seen")
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from feed.ingest.keywords import keyword_rule_apply, keyword_rule_preview
+from feed.ingest.wording import recorded_text
 from feed.models import FetchAttempt, KeywordRule, Tombstone
 
 
@@ -36,12 +37,36 @@ class FetchAttemptAdmin(ReadOnlyAdmin):
         "items_unchanged",
         "items_skipped",
         "duration",
-        "error",
+        "error_text",
     ]
     list_filter = ["status", "source"]
     list_select_related = ["source"]
+    # The stored (English) wording: feed.ingest.wording.
     search_fields = ["source__name", "error", "warning"]
     date_hierarchy = "started_at"
+
+    def get_fields(self, request, obj=None):
+        # The stored texts give way to their translations, in the same places.
+        shown = {"error": "error_text", "warning": "warning_text", "skipped_reasons": "skips_text"}
+        return list(
+            dict.fromkeys(shown.get(name, name) for name in super().get_fields(request, obj))
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["error_text", "warning_text", "skips_text"]
+
+    @admin.display(description=_("error"))
+    def error_text(self, attempt: FetchAttempt) -> str:
+        return recorded_text(attempt.error)
+
+    @admin.display(description=_("warning"))
+    def warning_text(self, attempt: FetchAttempt) -> str:
+        return recorded_text(attempt.warning)
+
+    @admin.display(description=_("why entries were skipped"))
+    def skips_text(self, attempt: FetchAttempt) -> str:
+        reasons = attempt.skipped_reasons or {}
+        return "; ".join(f"{count} × {recorded_text(reason)}" for reason, count in reasons.items())
 
 
 @admin.register(Tombstone)

@@ -22,12 +22,14 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.utils.timesince import timesince
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from feed.ingest.due import fetch_queue
 from feed.ingest.fetch import url_scheme_refusal
+from feed.ingest.wording import recorded_text
 from feed.models import Source
 from feed.tasks import check_feed, fetch_source
 
@@ -78,7 +80,10 @@ class SourceForm(forms.ModelForm):
         url = self.cleaned_data["feed_url"]
         refusal = url_scheme_refusal(url) if url else None
         if refusal:
-            raise forms.ValidationError(refusal[0].upper() + refusal[1:] + ".")
+            # "%(reason)s." so that a language may end the sentence its own way.
+            raise forms.ValidationError(
+                _("%(reason)s.") % {"reason": capfirst(recorded_text(refusal))}
+            )
         return url
 
 
@@ -109,8 +114,8 @@ class SourceAdmin(admin.ModelAdmin):
         "last_http_status",
         "consecutive_failures",
         "next_fetch_at",
-        "last_error",
-        "last_warning",
+        "error_text",
+        "warning_text",
         "lease_owner",
         "lease_expires_at",
         "created_at",
@@ -141,8 +146,8 @@ class SourceAdmin(admin.ModelAdmin):
                     "last_http_status",
                     "consecutive_failures",
                     "next_fetch_at",
-                    "last_error",
-                    "last_warning",
+                    "error_text",
+                    "warning_text",
                     "recent_fetches",
                 ]
             },
@@ -210,8 +215,18 @@ class SourceAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("last error"))
     def short_error(self, source: Source) -> str:
-        text = source.last_error or ""
+        text = recorded_text(source.last_error)
         return text if len(text) <= 80 else text[:79] + "…"
+
+    # Stored in English by the worker, shown in the reader's language (feed.ingest.wording).
+
+    @admin.display(description=_("last error"))
+    def error_text(self, source: Source) -> str:
+        return recorded_text(source.last_error) or "-"
+
+    @admin.display(description=_("last warning"))
+    def warning_text(self, source: Source) -> str:
+        return recorded_text(source.last_warning) or "-"
 
     @admin.display(description=_("recent fetches"))
     def recent_fetches(self, source: Source) -> str:
@@ -224,7 +239,7 @@ class SourceAdmin(admin.ModelAdmin):
             "<td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
-                    f"{a.started_at:%Y-%m-%d %H:%M:%S}",
+                    f"{timezone.localtime(a.started_at):%Y-%m-%d %H:%M:%S}",
                     a.get_status_display(),
                     a.http_status or "",
                     a.items_new,
@@ -232,7 +247,7 @@ class SourceAdmin(admin.ModelAdmin):
                     a.items_unchanged,
                     a.items_skipped,
                     f"{a.duration.total_seconds():.2f} s",
-                    a.error or a.warning,
+                    recorded_text(a.error or a.warning),
                 )
                 for a in attempts
             ),
@@ -420,6 +435,16 @@ class _FeedTestResult:
 
     @classmethod
     def of(cls, value: dict) -> "_FeedTestResult":
+        """The task's return value (recorded in English by a worker), in the reader's language."""
+        value = {
+            **value,
+            "error": recorded_text(value.get("error", "")),
+            "warning": recorded_text(value.get("warning", "")),
+            "skipped_reasons": {
+                recorded_text(reason): count
+                for reason, count in value.get("skipped_reasons", {}).items()
+            },
+        }
         entries = [
             types.SimpleNamespace(
                 **{**entry, "published_at": datetime.datetime.fromisoformat(entry["published_at"])}
@@ -430,16 +455,26 @@ class _FeedTestResult:
         return cls(**{k: v for k, v in value.items() if k in fields}, entries=entries)
 
 
+#: How a fetch that brought no fetch state ended, beside Source.Status.
+_OUTCOME_LABELS = {"busy": _("Busy"), "deferred": _("Deferred")}
+
+
+def _outcome_label(status: str) -> str:
+    if status in Source.Status.values:
+        return Source.Status(status).label
+    return _OUTCOME_LABELS.get(status, status)
+
+
 def _fetch_message(source: Source, result: dict) -> str:
     if result.get("status") in {"failed", "busy", "deferred"}:
         return _("%(source)s: %(status)s — %(error)s") % {
             "source": source,
-            "status": result["status"],
-            "error": result.get("error", ""),
+            "status": _outcome_label(result["status"]),
+            "error": recorded_text(result.get("error", "")),
         }
     return _("%(source)s: %(status)s, %(new)d new, %(updated)d updated, %(skipped)d skipped.") % {
         "source": source,
-        "status": result["status"],
+        "status": _outcome_label(result["status"]),
         "new": result.get("new", 0),
         "updated": result.get("updated", 0),
         "skipped": result.get("skipped", 0),

@@ -42,6 +42,7 @@ from feed.ingest.pipeline import (
     Outcome,
     feed_fetch_read,
     host_deferred,
+    internal_error,
     source_record_safely,
 )
 from feed.ingest.schedule import host_key
@@ -168,7 +169,7 @@ def _finish(
         read = future.result()
     except Exception as error:
         logger.exception("fetching source %s failed", flight.source.pk)
-        read = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+        read = FeedRead(Outcome.FAILED, error=internal_error(error))
     return source_record_safely(
         flight.source, read, owner=owner, now=flight.now, started=flight.started
     )

@@ -16,6 +16,8 @@ from django.conf import settings
 
 from aitop import netguard
 from aitop.netguard import BlockedAddressError, Deadline, guarded_client
+from feed.ingest import wording
+from feed.ingest.wording import recorded
 
 ACCEPT = (
     "application/rss+xml, application/atom+xml, application/feed+json, "
@@ -25,7 +27,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 
 class FetchError(Exception):
-    """A fetch that brought no usable body; the message is for editors."""
+    """A fetch that brought no usable body; the message is for editors (feed.ingest.wording)."""
 
     def __init__(self, message: str, *, http_status: int | None = None, headers=None):
         super().__init__(message)
@@ -53,12 +55,14 @@ def url_scheme_refusal(url: str) -> str | None:
     """Why a URL cannot be fetched at all (not http/https, no host), in the fetch log's words."""
     refusal = netguard.url_refusal(url)
     if refusal == netguard.URL_UNREADABLE:
-        return "the URL cannot be read"
+        return recorded(wording.URL_UNREADABLE)
     if refusal == netguard.URL_SCHEME:
         scheme = urlsplit(url).scheme
-        return f"only http and https URLs are fetched, not {scheme or 'a relative URL'}"
+        if not scheme:
+            return recorded(wording.URL_RELATIVE)
+        return recorded(wording.URL_SCHEME, scheme=scheme)
     if refusal == netguard.URL_NO_HOST:
-        return "the URL has no host"
+        return recorded(wording.URL_NO_HOST)
     return None
 
 
@@ -89,10 +93,7 @@ def fetch_feed(url: str, *, etag: str = "", last_modified: str = "") -> FetchedF
             return _follow(client, url, headers=headers, deadline=deadline, trace=watchdog.trace)
     except BlockedAddressError as error:
         # Says which setting lets a desk fetch from its own network, never the address.
-        raise FetchError(
-            f"{error} (a feed on this machine or its network is fetched only when its host "
-            "is listed in AITOP_FETCH_ALLOW_HOSTS)"
-        ) from None
+        raise FetchError(recorded(wording.PRIVATE_HOST, refusal=error)) from None
     except httpx.TimeoutException:
         raise FetchError(_timeout_message()) from None
     except httpx.HTTPError as error:
@@ -116,21 +117,25 @@ def _follow(
             if response.is_redirect and location:
                 url = urljoin(url, location.strip())
                 if url in seen:
-                    raise FetchError(f"redirect loop: back to {url}")
+                    raise FetchError(recorded(wording.REDIRECT_LOOP, url=url))
                 seen.append(url)
                 continue
             if response.status_code == 304:
                 return FetchedFeed(304, b"", response.headers, url, not_modified=True)
             if response.status_code >= 400:
+                reason = response.reason_phrase.strip()
                 raise FetchError(
-                    f"the server answered HTTP {response.status_code} "
-                    f"{response.reason_phrase}".strip(),
+                    recorded(
+                        wording.HTTP_STATUS_REASON if reason else wording.HTTP_STATUS,
+                        status=response.status_code,
+                        reason=reason,
+                    ),
                     http_status=response.status_code,
                     headers=response.headers,
                 )
             body = _read_limited(response, deadline=deadline)
             return FetchedFeed(response.status_code, body, response.headers, url)
-    raise FetchError(f"more than {settings.FETCH_MAX_REDIRECTS} redirects")
+    raise FetchError(recorded(wording.REDIRECTS, count=settings.FETCH_MAX_REDIRECTS))
 
 
 def _read_limited(response: httpx.Response, *, deadline: float) -> bytes:
@@ -168,7 +173,7 @@ class _Decoder:
         codings = [c.strip().lower() for c in content_encoding.split(",") if c.strip()]
         codings = [c for c in codings if c != "identity"]
         if len(codings) > 1 or (codings and codings[0] not in {"gzip", "x-gzip", "deflate"}):
-            raise FetchError(f"the server used a compression we did not ask for: {codings}")
+            raise FetchError(recorded(wording.COMPRESSION, codings=codings))
         self.coding = codings[0] if codings else ""
         self.zlib = self._new_zlib() if self.coding else None
         self.raw_deflate_tried = False
@@ -200,7 +205,7 @@ class _Decoder:
                     self.raw_deflate_tried = True
                     self.zlib = self._new_zlib(raw=True)
                     continue
-                raise FetchError("the compressed body is corrupt") from None
+                raise FetchError(recorded(wording.CORRUPT)) from None
             self._keep(out)
             data = self.zlib.unconsumed_tail
             if self.zlib.eof:
@@ -218,18 +223,20 @@ class _Decoder:
 
 
 def _too_large_message(limit: int) -> str:
-    return f"the feed is larger than {limit / 1024 / 1024:g} MB (after decompression)"
+    return recorded(wording.TOO_LARGE, size=f"{limit / 1024 / 1024:g}")
 
 
 def _timeout_message() -> str:
-    return (
-        f"the server was too slow (connect {settings.FETCH_CONNECT_TIMEOUT:g} s, "
-        f"read {settings.FETCH_READ_TIMEOUT:g} s, total {settings.FETCH_TOTAL_TIMEOUT:g} s)"
+    return recorded(
+        wording.TOO_SLOW,
+        connect=f"{settings.FETCH_CONNECT_TIMEOUT:g}",
+        read=f"{settings.FETCH_READ_TIMEOUT:g}",
+        total=f"{settings.FETCH_TOTAL_TIMEOUT:g}",
     )
 
 
 def _network_message(error: httpx.HTTPError) -> str:
     text = str(error) or type(error).__name__
     if "CERTIFICATE_VERIFY_FAILED" in text or "certificate" in text.lower():
-        return f"the TLS certificate could not be verified: {text}"
-    return f"network error: {text}"
+        return recorded(wording.TLS, detail=text)
+    return recorded(wording.NETWORK, detail=text)

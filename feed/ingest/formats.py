@@ -17,6 +17,9 @@ tag: URI as id, so they need nothing beyond the generic path.
 
 import re
 
+from feed.ingest import wording
+from feed.ingest.wording import recorded
+
 _ARXIV_ABS = re.compile(
     r"^https?://(?:www\.|export\.)?arxiv\.org/abs/(?P<id>[\w.\-/]+?)(?:v\d+)?/?$", re.IGNORECASE
 )
@@ -50,7 +53,7 @@ def adapt_entry(raw, entry) -> None:
         raw.link = original
     if _ARXIV_ERROR.match(raw.guid) or _ARXIV_ERROR.match(raw.link):
         detail = re.sub(r"\s+", " ", raw.summary).strip() or raw.title
-        raw.unusable = f"arXiv API error: {detail}"[:200]
+        raw.unusable = recorded(wording.SKIP_ARXIV, detail=detail)[:200]
         return
     arxiv_id = arxiv_id_of(raw.link, raw.guid)
     if not arxiv_id:

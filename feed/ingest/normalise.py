@@ -19,7 +19,9 @@ import nh3
 from django.utils.text import Truncator
 
 from feed.html import clean_html
+from feed.ingest import wording
 from feed.ingest.parse import RawEntry
+from feed.ingest.wording import recorded
 from feed.models import Item
 
 # Query parameters that say who sent the reader, not what they read.
@@ -294,7 +296,7 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
         return Skip(raw.unusable, ref)
     url = url_canonical(raw.link, base=base_url) if raw.link.strip() else None
     if url is not None and len(url) > max_length("url"):
-        return Skip(f"link longer than {max_length('url')} characters", ref)
+        return Skip(recorded(wording.SKIP_LONG_LINK, count=max_length("url")), ref)
 
     body = ""
     if raw.content or raw.summary:
@@ -324,8 +326,8 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
         )
         if identity is None:
             if url_canonical(base_url) is None:
-                return Skip("no link", ref)
-            return Skip("nothing to know the entry by: no link, id, title or text", ref)
+                return Skip(recorded(wording.SKIP_NO_LINK), ref)
+            return Skip(recorded(wording.SKIP_NOTHING), ref)
         guid, url = identity
     if not title:
         title = first_sentence(summary_text, TITLE_FROM_TEXT_MAX)
@@ -378,7 +380,7 @@ def entries_normalise(
         if position >= limit:
             skips.extend(
                 Skip(
-                    f"over the limit of {limit} entries per fetch",
+                    recorded(wording.SKIP_OVER_LIMIT, limit=limit),
                     text_fit(text_plain(r.title), 120),
                 )
                 for r in raws[limit:]
@@ -389,16 +391,14 @@ def entries_normalise(
             skips.append(result)
             continue
         if result.guid and result.guid in seen_guids:
-            reason = (
-                "the same entry appears twice in this feed"
-                if result.url in seen_urls
-                else "another entry of this feed has the same id"
+            reason = recorded(
+                wording.SKIP_TWICE if result.url in seen_urls else wording.SKIP_SAME_ID
             )
             skips.append(Skip(reason, result.title))
             continue
         if result.url in seen_urls:
             if not result.guid:
-                skips.append(Skip("the same entry appears twice in this feed", result.title))
+                skips.append(Skip(recorded(wording.SKIP_TWICE), result.title))
                 continue
             # Two entries (different ids) with one link: a changelog page, a
             # day's page with anchors. Each is an entry; the second is told

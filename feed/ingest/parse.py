@@ -23,13 +23,14 @@ import feedparser
 from django.conf import settings
 
 from aitop.days import utc_if_naive
-from feed.ingest import formats
+from feed.ingest import formats, wording
 from feed.ingest.fastparse import fast_parse
+from feed.ingest.wording import recorded
 from feed.ingest.xmlsafety import UnsafeXMLError, xml_check_safe
 
 
 class ParseError(ValueError):
-    """The document is not a feed we can read; the message is for editors."""
+    """The document is not a feed we can read; the message is for editors (feed.ingest.wording)."""
 
 
 @dataclasses.dataclass
@@ -64,13 +65,13 @@ class ParsedFeed:
 def parse_feed(body: bytes, *, content_type: str = "", url: str = "") -> ParsedFeed:
     """Read a feed document of any supported format; ParseError if it is none."""
     if not body.strip():
-        raise ParseError("the server sent an empty document")
+        raise ParseError(recorded(wording.EMPTY))
     if _looks_like_json(body, content_type):
         return _parse_json(body, url=url)
     try:
         xml_check_safe(body)
     except UnsafeXMLError as error:
-        raise ParseError(f"refused: {error}") from None
+        raise ParseError(recorded(wording.REFUSED, reason=error)) from None
     _entries_bound(len(_XML_ENTRY.findall(body)))
     return _parse_xml(body, content_type=content_type, url=url)
 
@@ -84,10 +85,7 @@ def _entries_bound(count: int) -> None:
     """Refuse a document with more entries than anyone's feed has (parsing them all costs)."""
     limit = settings.FETCH_MAX_DOCUMENT_ENTRIES
     if count > limit:
-        raise ParseError(
-            f"refused: the document has {count:,} entries, more than {limit:,} "
-            "(AITOP_FETCH_MAX_DOCUMENT_ENTRIES)"
-        )
+        raise ParseError(recorded(wording.TOO_MANY_ENTRIES, count=f"{count:,}", limit=f"{limit:,}"))
 
 
 def _looks_like_json(body: bytes, content_type: str) -> bool:
@@ -121,10 +119,10 @@ def _parse_xml(body: bytes, *, content_type: str, url: str) -> ParsedFeed:
     if result.get("bozo"):
         problem = result.get("bozo_exception")
         if not result.entries and not result.get("version"):
-            raise ParseError(f"not a feed: {_describe(problem)}")
-        warning = f"the feed is not well-formed ({_describe(problem)}); read what could be read"
+            raise ParseError(recorded(wording.NOT_A_FEED, detail=_describe(problem)))
+        warning = recorded(wording.NOT_WELL_FORMED, detail=_describe(problem))
     elif not result.get("version") and not result.entries:
-        raise ParseError("not a feed: no RSS, Atom or JSON Feed found")
+        raise ParseError(recorded(wording.NO_FEED_FOUND))
     feed = result.get("feed", {})
     parsed = ParsedFeed(
         format=result.get("version") or "unknown",
@@ -199,17 +197,17 @@ def _parse_json(body: bytes, *, url: str) -> ParsedFeed:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = body.decode("utf-8-sig", "replace")
-        warning = "the JSON Feed is not valid UTF-8; unreadable characters were replaced"
+        warning = recorded(wording.JSON_NOT_UTF8)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise ParseError(f"not a JSON Feed: {error}") from None
+        raise ParseError(recorded(wording.NOT_JSON_FEED, detail=error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
-        raise ParseError("not a JSON Feed: no list of items")
+        raise ParseError(recorded(wording.JSON_NO_ITEMS))
     _entries_bound(len(data["items"]))
     version = data.get("version")
     if not (isinstance(version, str) and version.startswith("https://jsonfeed.org/version/")):
-        warning = warning or "the JSON Feed does not say which version it is"
+        warning = warning or recorded(wording.JSON_NO_VERSION)
     parsed = ParsedFeed(
         format="json" + (version.rsplit("/", 1)[-1].replace(".", "") if version else ""),
         title=_str(data.get("title")),
@@ -250,7 +248,7 @@ def _json_date(value) -> datetime.datetime | None:
 
 def _raw_from_json(item, *, base: str, feed_authors: list[str]) -> RawEntry:
     if not isinstance(item, dict):
-        return RawEntry(unusable="the item is not a JSON object")
+        return RawEntry(unusable=recorded(wording.SKIP_NOT_OBJECT))
     guid = _str(item.get("id"))
     link = _str(item.get("url")) or _str(item.get("external_url"))
     if not link and guid.startswith(("http://", "https://")):

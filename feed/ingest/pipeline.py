@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from feed.ingest import wording
 from feed.ingest.fetch import FetchError, fetch_feed, url_scheme_refusal
 from feed.ingest.leases import (
     host_claim,
@@ -39,6 +40,7 @@ from feed.ingest.schedule import (
     next_fetch_after_success,
 )
 from feed.ingest.upsert import UpsertCounts, items_upsert
+from feed.ingest.wording import recorded
 from feed.models import FetchAttempt, Item, Source
 from feed.signals import items_ingested_on_commit
 
@@ -116,6 +118,11 @@ class IngestResult:
         }
 
 
+def internal_error(error: Exception) -> str:
+    """The recorded text of a fetch that a bug ended."""
+    return recorded(wording.INTERNAL, detail=f"{type(error).__name__}: {error}")
+
+
 def _reasons(skips: list[Skip]) -> dict[str, int]:
     reasons: dict[str, int] = {}
     for skip in skips:
@@ -147,7 +154,10 @@ def host_deferred(host: str, retry_at: datetime.datetime) -> FeedRead:
     return FeedRead(
         Outcome.DEFERRED,
         retry_at=retry_at,
-        error=f"{host} was fetched a moment ago; trying again at {retry_at:%H:%M:%S}",
+        # The time as the site's clock reads it (a worker's active time zone is TIME_ZONE).
+        error=recorded(
+            wording.HOST_DEFERRED, host=host, time=f"{timezone.localtime(retry_at):%H:%M:%S}"
+        ),
     )
 
 
@@ -199,12 +209,10 @@ def ingest_source(source: Source, *, now: datetime.datetime | None = None) -> In
     now = now or timezone.now()
     started = time.monotonic()
     if not source.feed_url:
-        return IngestResult(source.pk, Outcome.FAILED, error="the source has no feed URL")
+        return IngestResult(source.pk, Outcome.FAILED, error=recorded(wording.NO_FEED_URL))
     owner = lease_owner_id()
     if not source_claim(source_id=source.pk, owner=owner, now=now):
-        return IngestResult(
-            source.pk, Outcome.BUSY, error="another worker is fetching this source right now"
-        )
+        return IngestResult(source.pk, Outcome.BUSY, error=recorded(wording.BUSY))
     try:
         # The state as it is now that we hold the lease (ETag, failures…).
         source.refresh_from_db()
@@ -217,7 +225,7 @@ def ingest_source(source: Source, *, now: datetime.datetime | None = None) -> In
         )
     except Exception as error:
         logger.exception("fetching source %s failed", source.pk)
-        read = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+        read = FeedRead(Outcome.FAILED, error=internal_error(error))
     if read.status == Outcome.DEFERRED:
         source_release(source_id=source.pk, owner=owner, next_fetch_at=read.retry_at)
         return IngestResult(
@@ -230,7 +238,7 @@ def _lease_lost(source: Source) -> IngestResult:
     return IngestResult(
         source.pk,
         Outcome.BUSY,
-        error="another worker took this source over while it was fetched; nothing was written",
+        error=recorded(wording.LEASE_LOST),
     )
 
 
@@ -305,7 +313,7 @@ def source_record_safely(
         # A bug, or a feed that found a way past every check: record it as a
         # failed fetch (the items of this fetch were rolled back) and go on.
         logger.exception("ingesting source %s failed", source.pk)
-        failed = FeedRead(Outcome.FAILED, error=f"internal error: {type(error).__name__}: {error}")
+        failed = FeedRead(Outcome.FAILED, error=internal_error(error))
         try:
             return source_record(source, failed, owner=owner, now=now, started=started)
         except LeaseLostError:

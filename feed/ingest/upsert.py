@@ -28,9 +28,11 @@ import functools
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Field, Q
 
+from feed.ingest import wording
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.normalise import Entry, Skip
 from feed.ingest.tagging import items_tag
+from feed.ingest.wording import recorded
 from feed.models import Item, Source, Tombstone
 from feed.revisions import item_refresh_from_source
 from feed.signals import items_arrived
@@ -101,7 +103,7 @@ def _upsert_batch(
         item = (by_guid.get(entry.guid) if entry.guid else None) or by_url.get(entry.url)
         if item is None:
             if entry.url in tombstoned:
-                counts.skips.append(Skip("deleted by an editor", entry.url))
+                counts.skips.append(Skip(recorded(wording.SKIP_DELETED), entry.url))
             else:
                 fresh.append(entry)
             continue

@@ -13,6 +13,9 @@ is linear in the size of the body, which the fetcher has already bounded.
 import codecs
 import re
 
+from feed.ingest import wording
+from feed.ingest.wording import recorded
+
 # How much text all entity references in a document may expand to.
 MAX_EXPANSION = 1024 * 1024
 MAX_DECLARATIONS = 100
@@ -61,21 +64,21 @@ def xml_check_safe(body: bytes) -> None:
     if not declarations:
         return
     if len(declarations) > MAX_DECLARATIONS:
-        raise UnsafeXMLError(f"the document declares {len(declarations)} entities")
+        raise UnsafeXMLError(recorded(wording.ENTITIES_MANY, count=len(declarations)))
     budget = MAX_EXPANSION
     for declaration in declarations:
         if declaration.lstrip().startswith("%"):
-            raise UnsafeXMLError("the document declares a parameter entity")
+            raise UnsafeXMLError(recorded(wording.ENTITY_PARAMETER))
         match = _GENERAL_INTERNAL.match(declaration)
         if not match:
             if re.search(r"\b(SYSTEM|PUBLIC)\b", declaration):
-                raise UnsafeXMLError("the document declares an external entity")
-            raise UnsafeXMLError("the document has an entity declaration we cannot read")
+                raise UnsafeXMLError(recorded(wording.ENTITY_EXTERNAL))
+            raise UnsafeXMLError(recorded(wording.ENTITY_UNREADABLE))
         name = match.group(1)
         value = match.group(2) if match.group(2) is not None else match.group(3)
         if "&" in _CHARACTER_REFERENCE.sub("", value) or "%" in value or "<" in value:
-            raise UnsafeXMLError(f"the entity {name!r} refers to other entities or markup")
+            raise UnsafeXMLError(recorded(wording.ENTITY_NESTED, name=repr(name)))
         uses = text.count(f"&{name};")
         budget -= uses * len(value)
         if budget < 0:
-            raise UnsafeXMLError("the document's entities would expand to too much text")
+            raise UnsafeXMLError(recorded(wording.ENTITIES_TOO_LARGE))

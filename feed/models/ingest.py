@@ -136,7 +136,7 @@ class FetchAttempt(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.source} @ {self.started_at:%Y-%m-%d %H:%M}"
+        return f"{self.source} @ {timezone.localtime(self.started_at):%Y-%m-%d %H:%M}"
 
 
 class FetchHost(models.Model):

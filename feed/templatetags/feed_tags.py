@@ -11,6 +11,7 @@ from django.utils.encoding import uri_to_iri
 from django.utils.safestring import mark_safe
 
 from feed.html import clean_html
+from feed.ingest.wording import recorded_text
 
 register = template.Library()
 
@@ -19,6 +20,12 @@ register = template.Library()
 def clean_html_filter(value: str) -> str:
     """Render stored HTML only after sanitising it again (defence in depth)."""
     return mark_safe(clean_html(value or ""))  # noqa: S308 - cleaned by nh3 just above
+
+
+@register.filter(name="recorded")
+def recorded_filter(value: str) -> str:
+    """A fetch's stored error, warning or skip reason in the reader's language."""
+    return recorded_text(value or "")
 
 
 @register.filter

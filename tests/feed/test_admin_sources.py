@@ -55,7 +55,7 @@ def test_fetch_now_runs_the_fetch_task_for_the_selected_sources(admin_client, se
         follow=True,
     )
 
-    assert "Lab: ok, 2 new, 0 updated, 0 skipped." in response.text
+    assert "Lab: OK, 2 new, 0 updated, 0 skipped." in response.text
     assert Item.objects.filter(source=source, status="draft").count() == 2
 
 
@@ -70,7 +70,7 @@ def test_the_fetch_now_button_on_a_source_fetches_it(admin_client, server, fetch
     )
 
     assert response.redirect_chain[-1][0] == change
-    assert "Gone: failed — the server answered HTTP 404 Not Found" in response.text
+    assert "Gone: Failed — the server answered HTTP 404 Not Found" in response.text
     assert (
         admin_client.get(reverse("admin:feed_source_fetch_now", args=[source.pk])).status_code
         == 405
