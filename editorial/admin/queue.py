@@ -45,7 +45,10 @@ class QueueColumnsMixin:
 
     def get_ordering(self, request):
         if workflow.user_may(request.user, LogAction.PUBLISH):
-            return ["-is_recommended", "-created_at", "-id"]
+            # An expression, not the list's annotation: other admins order their
+            # item pickers by this too (BriefChoice's item), on a plain queryset.
+            recommended = Exists(ItemRecommendation.objects.filter(item=OuterRef("pk")))
+            return [recommended.desc(), "-created_at", "-id"]
         return super().get_ordering(request)
 
     def get_list_display(self, request):
