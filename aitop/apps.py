@@ -1,6 +1,4 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
-from django_tasks_db.apps import TasksAppConfig
 
 
 class AitopConfig(AppConfig):
@@ -12,8 +10,3 @@ class AitopConfig(AppConfig):
     def ready(self):
         from aitop import checks  # noqa: F401 (registers them)
 
-
-class TasksDatabaseConfig(TasksAppConfig):
-    """django-tasks-db under a name editors can read: its own is an English constant."""
-
-    verbose_name = _("Background tasks")

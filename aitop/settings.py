@@ -98,7 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "taggit",
     # django-tasks-db, with a translated name (aitop.apps).
-    "aitop.apps.TasksDatabaseConfig",
+    "aitop.tasks_app.TasksDatabaseConfig",
     "aitop",
     "feed",
     "editorial",
