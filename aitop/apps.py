@@ -9,4 +9,3 @@ class AitopConfig(AppConfig):
 
     def ready(self):
         from aitop import checks  # noqa: F401 (registers them)
-
