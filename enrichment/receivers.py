@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from enrichment.services import items_pending
+from enrichment.services import fetch_pending
 from enrichment.tasks import enrich_items_task
 from feed.models import Item
 from feed.signals import items_ingested
@@ -37,17 +37,6 @@ def enrich_after_fetch(sender, *, source_id: int, fetched_at, **kwargs) -> None:
     # items_pending() leaves out items that failed AITOP_AI_MAX_ATTEMPTS times:
     # a feed shows an entry for days, and each fetch would pay for it again.
     enrich_enqueue(list(fetch_pending(source_id=source_id, fetched_at=fetched_at)))
-
-
-def fetch_pending(*, source_id: int, fetched_at):
-    """Ids of the pending drafts one fetch stored or saw: one range of item_source_fetched_idx."""
-    return (
-        items_pending()
-        .filter(source_id=source_id, fetched_at=fetched_at)
-        # Unordered: an order by creation time would lead SQLite to walk every draft.
-        .order_by()
-        .values_list("pk", flat=True)
-    )
 
 
 @receiver(post_save, sender=Item, dispatch_uid="enrichment_after_create")

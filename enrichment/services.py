@@ -145,6 +145,17 @@ def items_pending() -> QuerySet[Item]:
     )
 
 
+def fetch_pending(*, source_id: int, fetched_at):
+    """Ids of the pending drafts one fetch stored or saw: one range of item_source_fetched_idx."""
+    return (
+        items_pending()
+        .filter(source_id=source_id, fetched_at=fetched_at)
+        # Unordered: an order by creation time would lead SQLite to walk every draft.
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+
+
 def item_enrich(
     *,
     item: Item,

@@ -83,15 +83,6 @@ def signatures_of(ids: list[int], *, known: dict[int, Signature]) -> dict[int, S
     return {pk: known[pk] for pk in ids if pk in known}
 
 
-def item_candidates(
-    *, item: Item, keys: list[int], at: datetime.datetime, limit: int = CANDIDATE_LIMIT
-) -> list[Item]:
-    """The candidate items themselves (one more query), in `candidate_ids` order."""
-    ids = candidate_ids(item=item, keys=keys, at=at, limit=limit)
-    by_id = Item.objects.select_related("source", "story_link").in_bulk(ids)
-    return [by_id[pk] for pk in ids if pk in by_id]
-
-
 def items_without_signals(*, limit: int = 1000):
     """Items not in the index yet (for `stories_index`), oldest first."""
     return (

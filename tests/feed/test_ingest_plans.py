@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from enrichment.receivers import fetch_pending
+from enrichment.services import fetch_pending
 from feed.ingest.upsert import cluster_other_sources
 from feed.models import Source
 
