@@ -171,7 +171,7 @@ def _plain_columns() -> frozenset[str]:
 
 
 def _items_insert(items: list[Item]) -> list[Item]:
-    """INSERT new items, one multi-row statement per BATCH_SIZE, and set their ids.
+    """INSERT new items, one statement per BATCH_SIZE, and set their ids.
 
     What bulk_create does, without the per-value SQL it builds for each of an
     item's two dozen columns: at 10,000 entries that compiling was most of
@@ -183,23 +183,37 @@ def _items_insert(items: list[Item]) -> list[Item]:
     fields = [field for field in Item._meta.concrete_fields if not field.primary_key]
     plain = _plain_columns()
     quote = connection.ops.quote_name
+    table = quote(Item._meta.db_table)
     columns = ", ".join(quote(field.column) for field in fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    returning = quote(Item._meta.pk.column)
     for start in range(0, len(items), BATCH_SIZE):
         chunk = items[start : start + BATCH_SIZE]
-        params = [
-            getattr(item, field.attname)
-            if field.attname in plain
-            else field.get_db_prep_save(field.pre_save(item, True), connection)
+        rows = [
+            [
+                getattr(item, field.attname)
+                if field.attname in plain
+                else field.get_db_prep_save(field.pre_save(item, True), connection)
+                for field in fields
+            ]
             for item in chunk
-            for field in fields
         ]
-        sql = (
-            f"INSERT INTO {quote(Item._meta.db_table)} ({columns}) "  # noqa: S608 (names from the model)
-            f"VALUES {', '.join([row] * len(chunk))} RETURNING {quote(Item._meta.pk.column)}"
-        )
+        if connection.vendor == "postgresql":
+            # One array a column (as bulk_create does on PostgreSQL): a
+            # statement of 25 parameters, where 500 rows of VALUES made
+            # 12,500, and psycopg's splitting and quoting of that statement
+            # was two thirds of the insert's time.
+            arrays = ", ".join(
+                f"(%s)::{field.db_type(connection).split('(')[0]}[]" for field in fields
+            )
+            sql = f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})"  # noqa: S608
+            params = [list(column) for column in zip(*rows, strict=True)]
+        else:
+            row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+            sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([row] * len(chunk))}"  # noqa: S608
+            params = [value for values in rows for value in values]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            # Table and column names come from the model, never from a feed.
+            cursor.execute(f"{sql} RETURNING {returning}", params)
             ids = [returned[0] for returned in cursor.fetchall()]
         for item, pk in zip(chunk, ids, strict=True):
             item.pk = pk
