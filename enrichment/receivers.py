@@ -30,13 +30,16 @@ def enrich_enqueue(item_ids: list[int]) -> None:
 
 
 @receiver(items_ingested, dispatch_uid="enrichment_after_fetch")
-def enrich_after_fetch(sender, *, source_id: int, fetched_at, **kwargs) -> None:
-    """The drafts a fetch created (or saw) that are still pending, as `enrich_items --pending`."""
+def enrich_after_fetch(sender, *, fetches, **kwargs) -> None:
+    """The drafts these fetches created or saw that are still pending (`enrich_items --pending`).
+
+    One task for a whole batch of a worker's fetches (feed.signals.arrivals_gathered).
+    """
     if not settings.AITOP_ENRICH_ON_INGEST:
         return
     # items_pending() leaves out items that failed AITOP_AI_MAX_ATTEMPTS times:
     # a feed shows an entry for days, and each fetch would pay for it again.
-    enrich_enqueue(list(fetch_pending(source_id=source_id, fetched_at=fetched_at)))
+    enrich_enqueue(list(fetch_pending(fetches)))
 
 
 @receiver(post_save, sender=Item, dispatch_uid="enrichment_after_create")

@@ -145,11 +145,19 @@ def items_pending() -> QuerySet[Item]:
     )
 
 
-def fetch_pending(*, source_id: int, fetched_at):
-    """Ids of the pending drafts one fetch stored or saw: one range of item_source_fetched_idx."""
+def fetch_pending(fetches: list[tuple[int, datetime.datetime]]):
+    """Ids of the pending drafts these fetches stored or saw (pairs of source id and fetch time).
+
+    One range of item_source_fetched_idx a fetch.
+    """
+    if not fetches:
+        return items_pending().none()
+    one_of = Q()
+    for source_id, fetched_at in fetches:
+        one_of |= Q(source_id=source_id, fetched_at=fetched_at)
     return (
         items_pending()
-        .filter(source_id=source_id, fetched_at=fetched_at)
+        .filter(one_of)
         # Unordered: an order by creation time would lead SQLite to walk every draft.
         .order_by()
         .values_list("pk", flat=True)

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from feed.ingest.due import sources_due
+from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.leases import (
     host_claim,
     host_release,
@@ -41,12 +42,14 @@ from feed.ingest.pipeline import (
     IngestResult,
     Outcome,
     feed_fetch_read,
+    history_prune,
     host_deferred,
     internal_error,
     source_record_safely,
 )
 from feed.ingest.schedule import host_key
 from feed.models import Source
+from feed.signals import arrivals_gathered
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +75,8 @@ def sources_claim_batch(*, owner: str, now: datetime.datetime, limit: int) -> li
         Source.objects.filter(lease_free_q(now), id__in=ids).update(
             lease_owner=owner, lease_expires_at=now + lease
         )
-    claimed = Source.objects.filter(id__in=ids, lease_owner=owner)
+    # Every source's default tags in one query, for the items its fetch creates.
+    claimed = Source.objects.filter(id__in=ids, lease_owner=owner).prefetch_related("default_tags")
     order = {source_id: position for position, source_id in enumerate(ids)}
     return sorted(claimed, key=lambda source: order[source.id])
 
@@ -100,13 +104,22 @@ def sources_fetch_batch(
     A source whose host is busy with one of this batch's own requests waits
     for it; one whose host another worker holds, or whose gap has not passed,
     is given back with its next fetch at the host's time (DEFERRED).
+
+    What is the same for every source is done once a batch: the keyword
+    rules are read at the start; the fetch history is pruned, and the apps
+    above feed are told of the new items (feed.signals.arrivals_gathered),
+    at the end.
     """
     concurrency = concurrency or settings.FETCH_CONCURRENCY
     pending = deque(sources)
     in_flight: dict[Future, _InFlight] = {}
     busy_hosts: dict[str, int] = {}
     results: list[IngestResult] = []
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool:
+    tagger = keyword_tagger_active()
+    with (
+        arrivals_gathered(),
+        ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
+    ):
         while pending or in_flight:
             waiting: deque[Source] = deque()
             while pending and len(in_flight) < concurrency:
@@ -131,7 +144,10 @@ def sources_fetch_batch(
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
                 flight = in_flight.pop(future)
-                results.append(_finish(future, flight, owner=owner, busy_hosts=busy_hosts))
+                results.append(
+                    _finish(future, flight, owner=owner, busy_hosts=busy_hosts, tagger=tagger)
+                )
+        history_prune([result.source_id for result in results if result.status != Outcome.DEFERRED])
     return results
 
 
@@ -159,7 +175,12 @@ def _start(
 
 
 def _finish(
-    future: Future, flight: _InFlight, *, owner: str, busy_hosts: dict[str, int]
+    future: Future,
+    flight: _InFlight,
+    *,
+    owner: str,
+    busy_hosts: dict[str, int],
+    tagger: KeywordTagger,
 ) -> IngestResult:
     """Free the host, then write what the fetch brought."""
     elapsed = datetime.timedelta(seconds=time.monotonic() - flight.started)
@@ -171,5 +192,11 @@ def _finish(
         logger.exception("fetching source %s failed", flight.source.pk)
         read = FeedRead(Outcome.FAILED, error=internal_error(error))
     return source_record_safely(
-        flight.source, read, owner=owner, now=flight.now, started=flight.started
+        flight.source,
+        read,
+        owner=owner,
+        now=flight.now,
+        started=flight.started,
+        tagger=tagger,
+        prune_history=False,
     )

@@ -20,10 +20,13 @@ import time
 import httpx
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from feed.ingest import wording
 from feed.ingest.fetch import FetchError, fetch_feed, url_scheme_refusal
+from feed.ingest.keywords import KeywordTagger
 from feed.ingest.leases import (
     host_claim,
     host_release,
@@ -243,16 +246,25 @@ def _lease_lost(source: Source) -> IngestResult:
 
 
 def source_record(
-    source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float
+    source: Source,
+    read: FeedRead,
+    *,
+    owner: str,
+    now: datetime.datetime,
+    started: float,
+    tagger: KeywordTagger | None = None,
+    prune_history: bool = True,
 ) -> IngestResult:
     """Write a fetch's items, the source's state and the history row in one transaction.
 
     The lease is checked last, by the conditional UPDATE that gives it back:
     if another worker took the source meanwhile, everything is rolled back.
+    A worker's batch passes the keyword rules it read once (`tagger`) and
+    prunes the history of all its sources at the end (`prune_history=False`).
     """
     with transaction.atomic():
         counts = (
-            items_upsert(source=source, entries=read.entries, now=now)
+            items_upsert(source=source, entries=read.entries, now=now, tagger=tagger)
             if read.entries
             else UpsertCounts()
         )
@@ -280,7 +292,8 @@ def source_record(
             final_url=read.final_url[:2000],
             worker=owner,
         )
-        _history_prune(source.pk)
+        if prune_history:
+            history_prune([source.pk])
         if counts.new:  # apps above feed (enrichment) react to new drafts
             items_ingested_on_commit(source_id=source.pk, fetched_at=now)
     for field, value in state.items():
@@ -302,11 +315,11 @@ def source_record(
 
 
 def source_record_safely(
-    source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float
+    source: Source, read: FeedRead, *, owner: str, now: datetime.datetime, started: float, **batch
 ) -> IngestResult:
     """`source_record`, turning a lost lease or a bug into a result instead of an exception."""
     try:
-        return source_record(source, read, owner=owner, now=now, started=started)
+        return source_record(source, read, owner=owner, now=now, started=started, **batch)
     except LeaseLostError:
         return _lease_lost(source)
     except Exception as error:
@@ -315,7 +328,7 @@ def source_record_safely(
         logger.exception("ingesting source %s failed", source.pk)
         failed = FeedRead(Outcome.FAILED, error=internal_error(error))
         try:
-            return source_record(source, failed, owner=owner, now=now, started=started)
+            return source_record(source, failed, owner=owner, now=now, started=started, **batch)
         except LeaseLostError:
             return _lease_lost(source)
 
@@ -371,16 +384,21 @@ def _source_state(source: Source, read: FeedRead, *, now: datetime.datetime, cha
     return state
 
 
-def _history_prune(source_id: int) -> None:
-    """Keep the newest FETCH_HISTORY_KEEP fetches of a source."""
-    keep = settings.FETCH_HISTORY_KEEP
-    old = list(
-        FetchAttempt.objects.filter(source_id=source_id)
-        .order_by("-started_at", "-id")
-        .values_list("id", flat=True)[keep : keep + 1000]
+def history_prune(source_ids: list[int]) -> None:
+    """Keep the newest FETCH_HISTORY_KEEP fetches of each of these sources: two statements."""
+    newest_first = Window(
+        RowNumber(),
+        partition_by=[F("source_id")],
+        order_by=[F("started_at").desc(), F("id").desc()],
     )
-    if old:
-        FetchAttempt.objects.filter(id__in=old).delete()
+    old = list(
+        FetchAttempt.objects.filter(source_id__in=source_ids)
+        .annotate(position=newest_first)
+        .filter(position__gt=settings.FETCH_HISTORY_KEEP)
+        .values_list("id", flat=True)
+    )
+    for start in range(0, len(old), 1000):
+        FetchAttempt.objects.filter(id__in=old[start : start + 1000]).delete()
 
 
 def feed_test(*, url: str, now: datetime.datetime | None = None) -> IngestResult:

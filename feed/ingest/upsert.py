@@ -25,7 +25,7 @@ import dataclasses
 import datetime
 import functools
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection
 from django.db.models import Count, Field, Q
 
 from feed.ingest import wording
@@ -35,7 +35,7 @@ from feed.ingest.tagging import items_tag
 from feed.ingest.wording import recorded
 from feed.models import Item, Source, Tombstone
 from feed.revisions import item_refresh_from_source
-from feed.signals import items_arrived
+from feed.signals import items_arrived_on_commit
 
 BATCH_SIZE = 500
 # What an item's heat gains for each other source that carries the same story.
@@ -70,7 +70,8 @@ def items_upsert(
     if not entries:
         return counts
     tagger = tagger or keyword_tagger_active()
-    default_tags = list(source.default_tags.values_list("name", flat=True))
+    # .all(): a fetch worker's batch prefetched every source's default tags at once.
+    default_tags = [tag.name for tag in source.default_tags.all()]
     for start in range(0, len(entries), BATCH_SIZE):
         _upsert_batch(
             source=source,
@@ -89,11 +90,7 @@ def _upsert_batch(
 ) -> None:
     urls = [entry.url for entry in batch]
     guids = [entry.guid for entry in batch if entry.guid]
-    fields = (*_COMPARED, *_FEED_FIELDS)
-    by_guid = {
-        item.guid: item for item in Item.objects.filter(source=source, guid__in=guids).only(*fields)
-    }
-    by_url = {item.url: item for item in Item.objects.filter(url__in=urls).only(*fields)}
+    by_guid, by_url = _items_known(source=source, guids=guids, urls=urls)
     tombstoned = set(Tombstone.objects.filter(url__in=urls).values_list("url", flat=True))
 
     fresh: list[Entry] = []
@@ -128,6 +125,26 @@ def _upsert_batch(
             default_tags=default_tags,
             counts=counts,
         )
+
+
+def _items_known(
+    *, source: Source, guids: list[str], urls: list[str]
+) -> tuple[dict[str, Item], dict[str, Item]]:
+    """The items these entries may be, by guid (in this source) and by URL (in any); one query."""
+    # guid != "" is the unique guid index's own condition: SQLite uses a
+    # partial index only when the query states its WHERE clause.
+    in_source = Q(~Q(guid=""), source=source, guid__in=guids)
+    known = Item.objects.filter((in_source | Q(url__in=urls)) if guids else Q(url__in=urls))
+    wanted_guids, wanted_urls = set(guids), set(urls)
+    by_guid, by_url = {}, {}
+    for item in known.only(*_COMPARED, *_FEED_FIELDS):
+        # Found by one condition, an item may meet the other by chance: each
+        # map holds only what it was asked for.
+        if item.source_id == source.id and item.guid in wanted_guids:
+            by_guid[item.guid] = item
+        if item.url in wanted_urls:
+            by_url[item.url] = item
+    return by_guid, by_url
 
 
 def _feed_values(entry: Entry) -> dict:
@@ -171,21 +188,27 @@ def _plain_columns() -> frozenset[str]:
 
 
 def _items_insert(items: list[Item]) -> list[Item]:
-    """INSERT new items, one statement per BATCH_SIZE, and set their ids.
+    """INSERT new items, one statement per BATCH_SIZE; the items written, with their ids.
+
+    An item whose URL (or guid in its source) another worker wrote a moment
+    ago is skipped (ON CONFLICT DO NOTHING) and left out of what is returned:
+    the story is in, and one conflict costs neither the other items nor a
+    savepoint around every insert.
 
     What bulk_create does, without the per-value SQL it builds for each of an
     item's two dozen columns: at 10,000 entries that compiling was most of
     the upsert's time (docs/ingestion.md). Values are prepared by each
     field's own pre_save/get_db_prep_save, so defaults, auto_now and JSON
-    columns are written as the ORM would write them; RETURNING gives the ids
-    in row order on PostgreSQL and SQLite alike (as bulk_create relies on).
+    columns are written as the ORM would write them; RETURNING gives each
+    written row's id with its URL, which is unique.
     """
     fields = [field for field in Item._meta.concrete_fields if not field.primary_key]
     plain = _plain_columns()
     quote = connection.ops.quote_name
     table = quote(Item._meta.db_table)
     columns = ", ".join(quote(field.column) for field in fields)
-    returning = quote(Item._meta.pk.column)
+    returning = f"{quote(Item._meta.pk.column)}, {quote('url')}"
+    written = []
     for start in range(0, len(items), BATCH_SIZE):
         chunk = items[start : start + BATCH_SIZE]
         rows = [
@@ -213,13 +236,15 @@ def _items_insert(items: list[Item]) -> list[Item]:
             params = [value for values in rows for value in values]
         with connection.cursor() as cursor:
             # Table and column names come from the model, never from a feed.
-            cursor.execute(f"{sql} RETURNING {returning}", params)
-            ids = [returned[0] for returned in cursor.fetchall()]
-        for item, pk in zip(chunk, ids, strict=True):
-            item.pk = pk
-            item._state.adding = False
-            item._state.db = connection.alias
-    return items
+            cursor.execute(f"{sql} ON CONFLICT DO NOTHING RETURNING {returning}", params)
+            ids = {url: pk for pk, url in cursor.fetchall()}
+        for item in chunk:
+            if item.url in ids:
+                item.pk = ids[item.url]
+                item._state.adding = False
+                item._state.db = connection.alias
+                written.append(item)
+    return written
 
 
 def _heat(*, source: Source, others: int) -> int:
@@ -263,25 +288,12 @@ def _items_create(*, source, entries, now, tagger, default_tags, counts: UpsertC
         # unique index's locks in the same order and wait, instead of deadlocking.
         for entry in sorted(entries, key=lambda entry: entry.url)
     ]
-    try:
-        with transaction.atomic():
-            created = _items_insert(items)
-    except IntegrityError:
-        # Another worker inserted one of these URLs a moment ago: one by one,
-        # so that only that entry counts as known and the rest still go in.
-        created = []
-        for item in items:
-            try:
-                with transaction.atomic():
-                    item.save(force_insert=True)
-                created.append(item)
-            except IntegrityError:
-                item.pk = None
-                counts.unchanged += 1
+    created = _items_insert(items)
+    # What another worker wrote a moment ago is known now.
+    counts.unchanged += len(items) - len(created)
     counts.new += len(created)
     if created:
-        ids = [item.pk for item in created]
-        transaction.on_commit(lambda: items_arrived.send(sender=Item, item_ids=ids), robust=True)
+        items_arrived_on_commit([item.pk for item in created])
     entry_by_url = {entry.url: entry for entry in entries}
     pairs = []
     for item in created:

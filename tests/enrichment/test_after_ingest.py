@@ -95,7 +95,7 @@ def test_a_fetch_does_not_retry_an_item_that_failed_too_often(settings, clock):
     Enrichment.objects.create(item=given_up, state="failed", attempts=3, error="answer refused")
     Enrichment.objects.create(item=retried, state="failed", attempts=1, error="HTTP 502")
 
-    items_ingested.send_robust(sender="feed", source_id=source.pk, fetched_at=clock.now)
+    items_ingested.send_robust(sender="feed", fetches=[(source.pk, clock.now)])
 
     states = dict(Enrichment.objects.values_list("item_id", "state"))
     assert states == {given_up.pk: "failed", retried.pk: "done", new.pk: "done"}

@@ -162,3 +162,95 @@ def test_fetch_worker_until_idle_fetches_every_due_source_once(servers, fetching
     assert Item.objects.count() == 9
     assert [server.hits("/feed") for server in servers] == [1, 1, 1]
     assert not Source.objects.exclude(lease_owner="").exists()
+
+
+@pytest.fixture
+def told():
+    """What the apps above feed were told after fetches: each signal's sends."""
+    from feed.signals import items_arrived, items_ingested
+
+    heard = {"arrived": [], "ingested": []}
+
+    def arrived(sender, *, item_ids, **kwargs):
+        heard["arrived"].append(sorted(item_ids))
+
+    def ingested(sender, *, fetches, **kwargs):
+        heard["ingested"].append(sorted(fetches))
+
+    items_arrived.connect(arrived, dispatch_uid="test-arrived")
+    items_ingested.connect(ingested, dispatch_uid="test-ingested")
+    yield heard
+    items_arrived.disconnect(dispatch_uid="test-arrived")
+    items_ingested.disconnect(dispatch_uid="test-ingested")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_tells_the_apps_above_feed_of_its_new_items_once(servers, fetching, told):
+    # One story-matching task and one enrichment task for the whole batch,
+    # where each source used to queue two of its own. (Real commits: the
+    # signals are gathered as each source's transaction commits.)
+    sources = [
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+        for n, server in enumerate(servers)
+    ]
+    make_source(slug="empty", feed_url=servers[0].serve("/empty", rss()))
+
+    sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=3, now=NOW)
+
+    assert told["arrived"] == [sorted(Item.objects.values_list("pk", flat=True))]
+    assert len(told["arrived"][0]) == 9
+    assert told["ingested"] == [sorted((source.pk, NOW) for source in sources)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_that_stores_nothing_new_tells_nobody(server, fetching, told):
+    make_source(feed_url=server.serve("/feed", feed_for(1)))
+    sources_fetch_batch(sources=claimed("w1"), owner="w1", now=NOW)
+    Source.objects.update(next_fetch_at=NOW)
+
+    later = NOW + datetime.timedelta(hours=1)
+    sources_fetch_batch(
+        sources=sources_claim_batch(owner="w1", now=later, limit=10), owner="w1", now=later
+    )
+
+    # The first fetch's three items, and nothing since.
+    assert (len(told["arrived"]), len(told["ingested"])) == (1, 1)
+
+
+def test_a_batch_keeps_only_the_newest_fetches_of_each_source(servers, fetching, settings):
+    settings.FETCH_HISTORY_KEEP = 2
+    for n, server in enumerate(servers):
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+
+    for hour in range(4):
+        Source.objects.update(next_fetch_at=None)
+        at = NOW + datetime.timedelta(hours=hour)
+        sources_fetch_batch(
+            sources=sources_claim_batch(owner="w1", now=at, limit=10), owner="w1", now=at
+        )
+
+    kept = FetchAttempt.objects.order_by("source_id", "started_at")
+    assert kept.count() == 6
+    for source in Source.objects.all():
+        times = list(kept.filter(source=source).values_list("started_at", flat=True))
+        assert times == [NOW + datetime.timedelta(hours=2), NOW + datetime.timedelta(hours=3)]
+
+
+def test_a_batch_runs_a_fixed_number_of_queries_per_source(
+    servers, fetching, django_assert_max_num_queries
+):
+    # Reading the keyword rules and the default tags, pruning the history and
+    # queueing the tasks above feed happen once a batch, not once a source.
+    for n in range(12):
+        server = servers[n % 3]
+        make_source(slug=f"s{n}", feed_url=server.serve(f"/feed{n}", feed_for(n)))
+    batch = claimed("w1")
+
+    # Per source: the host's slot (taken, given back) and one transaction (the
+    # items its entries may be, tombstones, cluster keys, the insert, the
+    # source's state, its history row); per batch: the rules, the default
+    # tags, the prune, and each host's first row. (It was 15 a source.)
+    with django_assert_max_num_queries(12 * 9 + 8):
+        results = sources_fetch_batch(sources=batch, owner="w1", concurrency=3, now=NOW)
+
+    assert [r.new for r in results] == [3] * 12

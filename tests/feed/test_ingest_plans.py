@@ -29,7 +29,7 @@ def test_a_fetchs_cluster_lookup_uses_the_partial_cluster_index():
 
 def test_enrichments_pick_up_after_a_fetch_uses_the_source_and_fetch_time_index():
     source = Source.objects.create(name="One", slug="one")
-    plan = fetch_pending(source_id=source.pk, fetched_at=timezone.now()).explain()
+    plan = fetch_pending([(source.pk, timezone.now())]).explain()
 
     assert "SEARCH feed_item USING INDEX item_source_fetched_idx" in plan, plan
     assert "SCAN feed_item" not in plan, plan
