@@ -19,7 +19,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from aitop.backoff import backoff_seconds
-from api.serializers.items import item_representation
 from feed.models import Item
 from webhooks.models import Attempt, Delivery, Event, Webhook
 from webhooks.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signature_header
@@ -63,6 +62,11 @@ def deliveries_record(
     due = now
     if event != Event.ITEM_UNPUBLISHED and item.published_at and item.published_at > now:
         due = item.published_at
+    # Imported here: DRF and drf-spectacular cost every process that loads
+    # the admin (a fetch worker among them) 0.15 s of start-up, for a payload
+    # only a publish needs.
+    from api.serializers.items import item_representation
+
     data = {"item": item_representation(item)}
     created = []
     with transaction.atomic():

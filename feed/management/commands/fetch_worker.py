@@ -16,6 +16,10 @@ logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
+    # No system checks at start: they import every URLconf and view (DRF, the
+    # API schema), a third of a worker's start-up, for a process that serves
+    # no page. `migrate` and `check --deploy` run them when a release goes out.
+    requires_system_checks = []
     help = (
         "Fetch due sources continuously: claim a batch of due sources, fetch them "
         "AITOP_FETCH_CONCURRENCY at a time, write each one's items, repeat. Run one per "
