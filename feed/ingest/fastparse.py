@@ -13,8 +13,10 @@ invents ids from links and rewrites descriptions into plain text, so it
 does not read the same. Everything the fast path is not sure to read the
 same goes to feedparser: RSS 0.9x and 1.0 (RDF), XML that is not
 well-formed (feedparser reads what it can and says so), DTDs and entities,
-xml:base, podcasts' iTunes elements, and the publishers with rules of their own
-(FeedBurner, arXiv).
+xml:base, podcasts' iTunes elements, and arXiv's own documents (its API
+answers and listings, in its namespace). FeedBurner's original links and
+the categories that arXiv's rules read from any entry linking to a paper
+are read here as feedparser reads them.
 """
 
 import re
@@ -27,13 +29,13 @@ CONTENT_ENCODED = "{http://purl.org/rss/1.0/modules/content/}encoded"
 DC = "{http://purl.org/dc/elements/1.1/}"
 MEDIA = "{http://search.yahoo.com/mrss/}"
 XHTML_DIV = "{http://www.w3.org/1999/xhtml}div"
+FEEDBURNER_ORIGLINK = "{http://rssnamespace.org/feedburner/ext/1.0}origLink"
 # Markers of documents feedparser reads more of (or differently) than this path.
 # (Podcasts' iTunes elements override the summary and author in an order of their own.)
 _SLOW_MARKERS = (
     b"<!DOCTYPE",
     b"<!ENTITY",
-    b"feedburner",
-    b"arxiv.org",
+    b"arxiv.org/schemas/atom",
     b"xml:base",
     b"itunes.com/dtds",
 )
@@ -60,6 +62,9 @@ def fast_parse(body: bytes) -> tuple[str, str, list[dict], int | None] | None:
     try:
         root = etree.fromstring(body, parser=_parser())
     except (etree.XMLSyntaxError, ValueError):
+        return None
+    if root.xpath("boolean(//item//item)"):
+        # An item inside an item: feedparser's reading of that is its own.
         return None
     if root.tag == "rss" and (root.get("version") or "").strip() in _RSS_VERSIONS:
         channel = root.find("channel")
@@ -115,7 +120,16 @@ def _rss_item(item) -> dict:
     encoded = _text(item.find(CONTENT_ENCODED))
     if encoded:
         entry["content"] = [{"value": encoded, "type": "text/html", "base": ""}]
-    return entry
+    return entry | _publisher_extras(item, [_text(c) for c in item.findall("category")])
+
+
+def _publisher_extras(element, categories: list[str]) -> dict:
+    """What feed.ingest.formats reads beyond the common fields: FeedBurner's link, categories."""
+    extras: dict = {"tags": [{"term": term} for term in categories if term]}
+    original = _text(element.find(FEEDBURNER_ORIGLINK))
+    if original:
+        extras["feedburner_origlink"] = original
+    return extras
 
 
 def _rss_authors(item) -> dict:
@@ -197,4 +211,5 @@ def _atom_entry(entry) -> dict:
         result["summary"] = _media_description(entry)
     if content:
         result["content"] = [{"value": content, "type": content_type, "base": ""}]
-    return result
+    terms = [(c.get("term") or "").strip() for c in entry.findall(f"{ATOM}category")]
+    return result | _publisher_extras(entry, terms)
