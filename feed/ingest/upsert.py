@@ -127,14 +127,19 @@ def _upsert_batch(
         )
 
 
+def items_maybe_known(*, source: Source, guids: list[str], urls: list[str]):
+    """Items with one of these guids in this source or one of these URLs: two index ranges."""
+    # guid != "" is the unique guid index's own condition: SQLite uses a
+    # partial index only when the query states its WHERE clause.
+    in_source = Q(~Q(guid=""), source=source, guid__in=guids)
+    return Item.objects.filter((in_source | Q(url__in=urls)) if guids else Q(url__in=urls))
+
+
 def _items_known(
     *, source: Source, guids: list[str], urls: list[str]
 ) -> tuple[dict[str, Item], dict[str, Item]]:
     """The items these entries may be, by guid (in this source) and by URL (in any); one query."""
-    # guid != "" is the unique guid index's own condition: SQLite uses a
-    # partial index only when the query states its WHERE clause.
-    in_source = Q(~Q(guid=""), source=source, guid__in=guids)
-    known = Item.objects.filter((in_source | Q(url__in=urls)) if guids else Q(url__in=urls))
+    known = items_maybe_known(source=source, guids=guids, urls=urls)
     wanted_guids, wanted_urls = set(guids), set(urls)
     by_guid, by_url = {}, {}
     for item in known.only(*_COMPARED, *_FEED_FIELDS):

@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 
 from enrichment.services import fetch_pending
-from feed.ingest.upsert import cluster_other_sources
+from feed.ingest.upsert import cluster_other_sources, items_maybe_known
 from feed.models import Source
 
 pytestmark = [
@@ -32,4 +32,13 @@ def test_enrichments_pick_up_after_a_fetch_uses_the_source_and_fetch_time_index(
     plan = fetch_pending([(source.pk, timezone.now())]).explain()
 
     assert "SEARCH feed_item USING INDEX item_source_fetched_idx" in plan, plan
+    assert "SCAN feed_item" not in plan, plan
+
+
+def test_a_fetchs_look_up_of_known_items_reads_two_index_ranges():
+    source = Source.objects.create(name="One", slug="one")
+    plan = items_maybe_known(source=source, guids=["g1", "g2"], urls=["https://a/1"]).explain()
+
+    assert "MULTI-INDEX OR" in plan, plan
+    assert "USING INDEX item_unique_guid_per_source" in plan, plan
     assert "SCAN feed_item" not in plan, plan
