@@ -13,6 +13,8 @@ Three measurements (docs/ingestion.md gives figures and how to read them):
    --until-idle` processes, and reloaded by newsboat (Debian's, `-x reload`,
    with a cache and config of its own in a temporary folder), in turns:
    wall time (process start-up included), items stored, entries per second.
+   One more line times a worker that is already running, as a deployed
+   one is: from the moment the sources fall due until the last is stored.
 3. The same for the 106 documents of ../shared/feeds (all but the recorded
    arXiv API answers), spread over the same hosts.
 
@@ -196,13 +198,13 @@ def serve_round_robin(servers: list, documents: list[tuple[str, bytes]]) -> list
     return urls
 
 
-def sources_reset(urls: list[str]) -> None:
+def sources_reset(urls: list[str], *, active: bool = True) -> None:
     """Bench sources for these URLs, never fetched, with nothing stored yet."""
     from feed.models import Source
 
     cleanup()
     Source.objects.bulk_create(
-        Source(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url)
+        Source(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url, is_active=active)
         for n, url in enumerate(urls)
     )
 
@@ -224,6 +226,31 @@ def aitop_run(env: dict, *, workers: int) -> float:
         if process.wait(timeout=900) != 0:
             raise SystemExit("a fetch_worker failed")
     return time.perf_counter() - started
+
+
+def aitop_running_run(env: dict, urls: list[str]) -> float:
+    """Seconds from the sources falling due to the last one stored, by a worker already running."""
+    import signal
+
+    from feed.models import FetchAttempt, Source
+
+    sources_reset(urls, active=False)
+    worker = manage_process(env, "fetch_worker", "--interval", "0.05")
+    try:
+        time.sleep(3)  # started (0.6 s) and polling an empty queue
+        if worker.poll() is not None:
+            raise SystemExit("the running fetch_worker stopped")
+        started = time.perf_counter()
+        Source.objects.filter(slug__startswith=BENCH_PREFIX).update(is_active=True)
+        fetched = FetchAttempt.objects.filter(source__slug__startswith=BENCH_PREFIX)
+        while fetched.values("source").distinct().count() < len(urls):
+            if time.perf_counter() - started > 900:
+                raise SystemExit("the running fetch_worker did not finish")
+            time.sleep(0.1)  # the servers run in this process: poll gently
+        return time.perf_counter() - started
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=60)
 
 
 def aitop_stored() -> tuple[int, int]:
@@ -283,6 +310,9 @@ def side_by_side(
             fetched, stored[label] = aitop_stored()
             if fetched != len(urls):
                 raise SystemExit(f"{label}: only {fetched} of {len(urls)} sources were fetched")
+        label = "AITOP, 1 worker, running"
+        walls.setdefault(label, []).append(aitop_running_run(env, urls))
+        _, stored[label] = aitop_stored()
         label = f"newsboat, {threads} threads"
         wall, stored[label] = newsboat_run(urls, threads=threads)
         walls.setdefault(label, []).append(wall)
