@@ -92,17 +92,8 @@ def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.dat
             )
             _HOSTS_WITH_ROWS.add((host, slots))
         candidates = FetchHost.objects.filter(free, host=host, slot__lt=slots)
-        for _ in range(slots):
-            # One statement: the first free slot, taken on the condition that it
-            # is still free, so two workers that pick the same slot cannot both
-            # have it (the loser tries the next one; with none free, each try is
-            # an UPDATE of no row).
-            first_free = candidates.order_by("slot").values("id")[:1]
-            taken = candidates.filter(id__in=Subquery(first_free)).update(
-                busy_owner=owner, busy_until=now + _lease_length()
-            )
-            if taken:
-                return None
+        if _slot_take(candidates, slots=slots, owner=owner, now=now):
+            return None
         rows = list(
             FetchHost.objects.filter(host=host, slot__lt=slots).values(
                 "busy_until", "next_request_at"
@@ -122,6 +113,23 @@ def host_claim(*, host: str, owner: str, now: datetime.datetime) -> datetime.dat
             at = row["next_request_at"]
         retry = at if retry is None else min(retry, at)
     return retry or now
+
+
+def _slot_take(candidates, *, slots: int, owner: str, now: datetime.datetime) -> bool:
+    """Take one of these free slots for `owner`; False if none is free."""
+    taken = {"busy_owner": owner, "busy_until": now + _lease_length()}
+    if slots == 1:
+        # Most hosts have one slot: taken on the condition that it is free.
+        return candidates.update(**taken) == 1
+    for _ in range(slots):
+        # One statement: the first free slot, taken on the condition that it
+        # is still free, so two workers that pick the same slot cannot both
+        # have it (the loser tries the next one; with none free, each try is
+        # an UPDATE of no row).
+        first_free = candidates.order_by("slot").values("id")[:1]
+        if candidates.filter(id__in=Subquery(first_free)).update(**taken):
+            return True
+    return False
 
 
 def host_release(*, host: str, owner: str, finished_at: datetime.datetime) -> None:
