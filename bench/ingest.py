@@ -287,6 +287,51 @@ def newsboat_run(urls: list[str], *, threads: int) -> tuple[float, int]:
     return wall, items
 
 
+def _cpu_seconds(who) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds used so far by a local PostgreSQL server (its processes, and those it reaped).
+
+    None when no postgres process can be read here (another machine, SQLite).
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, fields = text[text.index("(") + 1 : text.rindex(")")], text.rsplit(")", 1)[1].split()
+        if name != "postgres" and not name.startswith("postgres:"):
+            continue
+        found = True
+        # utime, stime, and the children's cutime, cstime (a backend, once it exits)
+        total += sum(int(value) for value in fields[11:15])
+    return total / ticks if found else None
+
+
+class CPUUse:
+    """CPU seconds a block took of this process (the servers), its children and PostgreSQL."""
+
+    def __enter__(self):
+        self.start = (
+            _cpu_seconds(resource.RUSAGE_SELF),
+            _cpu_seconds(resource.RUSAGE_CHILDREN),
+            postgres_cpu_seconds(),
+        )
+        return self
+
+    def __exit__(self, *exc):
+        servers, children, database = self.start
+        self.servers = _cpu_seconds(resource.RUSAGE_SELF) - servers
+        self.children = _cpu_seconds(resource.RUSAGE_CHILDREN) - children
+        now = postgres_cpu_seconds()
+        self.database = now - database if now is not None and database is not None else None
+
+
 def median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
@@ -299,30 +344,49 @@ def side_by_side(
 
     threads = settings.FETCH_CONCURRENCY
     print(f"\n{title}")
-    print(f"   {'who':<28}{'wall (median)':>14}{'min–max':>16}{'items':>8}{'entries/s':>11}")
+    print(
+        f"   {'who':<28}{'wall (median)':>14}{'min–max':>16}{'items':>8}{'entries/s':>11}"
+        f"   CPU s (median): {'its own':>7}{'servers':>8}{'database':>9}"
+    )
     walls: dict[str, list[float]] = {}
+    cpu: dict[str, list[CPUUse]] = {}
     stored: dict[str, int] = {}
+
+    def timed(label: str, run) -> None:
+        with CPUUse() as use:
+            walls.setdefault(label, []).append(run())
+        cpu.setdefault(label, []).append(use)
+
     for _ in range(rounds):
         for workers in worker_counts:
             sources_reset(urls)
             label = f"AITOP, {workers} worker{'s' if workers > 1 else ''}"
-            walls.setdefault(label, []).append(aitop_run(env, workers=workers))
+            timed(label, lambda workers=workers: aitop_run(env, workers=workers))
             fetched, stored[label] = aitop_stored()
             if fetched != len(urls):
                 raise SystemExit(f"{label}: only {fetched} of {len(urls)} sources were fetched")
         label = "AITOP, 1 worker, running"
-        walls.setdefault(label, []).append(aitop_running_run(env, urls))
+        timed(label, lambda: aitop_running_run(env, urls))
         _, stored[label] = aitop_stored()
         label = f"newsboat, {threads} threads"
-        wall, stored[label] = newsboat_run(urls, threads=threads)
-        walls.setdefault(label, []).append(wall)
+        timed(label, lambda label=label: _newsboat_wall(urls, threads, stored, label))
     for label, values in walls.items():
         middle = median(values)
+        uses = cpu[label]
+        database = [use.database for use in uses if use.database is not None]
         print(
             f"   {label:<28}{middle:>13.2f}s{min(values):>8.2f}–{max(values):.2f}s"
             f"{stored[label]:>8}{stored[label] / middle:>11,.0f}"
+            f"{'':>19}{median([use.children for use in uses]):>7.2f}"
+            f"{median([use.servers for use in uses]):>8.2f}"
+            f"{(f'{median(database):.2f}' if database else '–'):>9}"
         )
     cleanup()
+
+
+def _newsboat_wall(urls: list[str], threads: int, stored: dict, label: str) -> float:
+    wall, stored[label] = newsboat_run(urls, threads=threads)
+    return wall
 
 
 def main() -> None:
