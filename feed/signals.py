@@ -6,9 +6,12 @@
 - `item_clicked`: a reader clicked through to an item's original (`item_id`).
 
 A fetch worker fetches sources in batches; inside `arrivals_gathered()` the
-two ingestion signals are sent once for the whole batch instead of once a
-source, so that a receiver queues one task per batch (a task is a row and a
-few milliseconds of the worker's time; a batch holds up to 200 sources).
+two ingestion signals are sent for many fetches at once instead of once a
+source, so that a receiver queues one task for them (a task is a row and a
+few milliseconds of the worker's time). What is gathered goes out at the
+latest every GATHER_FETCHES fetches or GATHER_SECONDS, so that a worker
+killed in the middle of a long batch leaves few committed items unannounced
+(`manage.py stories_index` and `enrich_items --pending` catch up on those).
 """
 
 import contextlib
@@ -16,6 +19,7 @@ import dataclasses
 import datetime
 import logging
 import threading
+import time
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -29,10 +33,25 @@ items_arrived = Signal()
 item_clicked = Signal()
 
 
+GATHER_FETCHES = 25
+GATHER_SECONDS = 5.0
+
+
 @dataclasses.dataclass
 class _Arrivals:
     item_ids: list[int] = dataclasses.field(default_factory=list)
     fetches: list[tuple[int, datetime.datetime]] = dataclasses.field(default_factory=list)
+    since: float = dataclasses.field(default_factory=time.monotonic)
+
+    def due(self) -> bool:
+        return (
+            len(self.fetches) >= GATHER_FETCHES or time.monotonic() - self.since >= GATHER_SECONDS
+        )
+
+    def flush(self) -> None:
+        gathered = _Arrivals(self.item_ids, self.fetches)
+        self.item_ids, self.fetches, self.since = [], [], time.monotonic()
+        _send_arrivals(gathered)
 
 
 # The batch being gathered in this thread (a worker's main thread writes every fetch).
@@ -41,10 +60,12 @@ _gathering = threading.local()
 
 @contextlib.contextmanager
 def arrivals_gathered():
-    """Send `items_arrived` and `items_ingested` once, when the block ends, for all it committed.
+    """Send `items_arrived` and `items_ingested` for many of the block's commits at once.
 
-    What committed before an error in the block is still sent; what a
-    rolled-back transaction would have sent never is (it was never gathered).
+    Sent when GATHER_FETCHES fetches or GATHER_SECONDS have gathered, and
+    when the block ends. What committed before an error in the block is still
+    sent; what a rolled-back transaction would have sent never is (it was
+    never gathered).
     """
     arrivals = _Arrivals()
     outer = getattr(_gathering, "arrivals", None)
@@ -53,7 +74,7 @@ def arrivals_gathered():
         yield
     finally:
         _gathering.arrivals = outer
-        _send_arrivals(arrivals)
+        arrivals.flush()
 
 
 def items_arrived_on_commit(item_ids: list[int]) -> None:
@@ -69,6 +90,7 @@ def items_ingested_on_commit(*, source_id: int, fetched_at: datetime.datetime) -
 def _arrived(item_ids: list[int]) -> None:
     arrivals = getattr(_gathering, "arrivals", None)
     if arrivals is not None:
+        # Sent with its fetch (items_ingested comes right after, same commit).
         arrivals.item_ids.extend(item_ids)
     else:
         _send_arrivals(_Arrivals(item_ids=item_ids))
@@ -78,6 +100,8 @@ def _ingested(fetch: tuple[int, datetime.datetime]) -> None:
     arrivals = getattr(_gathering, "arrivals", None)
     if arrivals is not None:
         arrivals.fetches.append(fetch)
+        if arrivals.due():
+            arrivals.flush()
     else:
         _send_arrivals(_Arrivals(fetches=[fetch]))
 

@@ -203,6 +203,24 @@ def test_a_batch_tells_the_apps_above_feed_of_its_new_items_once(servers, fetchi
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_long_batch_tells_them_every_few_fetches_not_only_at_its_end(
+    servers, fetching, told, monkeypatch
+):
+    # A worker killed late in a long batch must not leave every committed
+    # fetch of it unannounced.
+    from feed import signals
+
+    monkeypatch.setattr(signals, "GATHER_FETCHES", 2)
+    for n, server in enumerate(servers):
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+
+    sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=1, now=NOW)
+
+    assert [len(fetches) for fetches in told["ingested"]] == [2, 1]
+    assert [len(ids) for ids in told["arrived"]] == [6, 3]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_batch_that_stores_nothing_new_tells_nobody(server, fetching, told):
     make_source(feed_url=server.serve("/feed", feed_for(1)))
     sources_fetch_batch(sources=claimed("w1"), owner="w1", now=NOW)
