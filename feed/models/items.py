@@ -107,7 +107,13 @@ class ItemQuerySet(models.QuerySet):
         which cost more than the rest of an API page together.
         """
         return self.select_related("source").prefetch_related(
-            models.Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
+            # Into a plain list (`to_attr`): a prefetch into the related manager's
+            # cache clones a queryset per item, 5 ms of a page of 50 cards.
+            models.Prefetch(
+                "tagged_items",
+                queryset=TaggedItem.objects.select_related("tag"),
+                to_attr="card_tag_rows",
+            )
         )
 
     def before(self, moment: datetime.datetime) -> "ItemQuerySet":
@@ -332,8 +338,9 @@ class Item(models.Model):
 
     def tags_sorted(self) -> list[Tag]:
         """The item's tags by name: from the rows `for_cards()` fetched, else in one query."""
+        rows = getattr(self, "card_tag_rows", None)
         return sorted(
-            (row.tag for row in self.tagged_items.all()),
+            (row.tag for row in (self.tagged_items.all() if rows is None else rows)),
             key=lambda tag: (tag.name.casefold(), tag.pk),
         )
 
