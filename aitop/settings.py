@@ -123,6 +123,8 @@ MIDDLEWARE = [
     # A current cached public page is answered here, before the session, the
     # resolver and the rest run (feed/warm.py adds the headers those add).
     "feed.warm.WarmPageMiddleware",
+    # The same for anonymous API reads (api/cache.py), counted against the anonymous rate.
+    "api.cache.AnonymousAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language comes from the URL (/en/…); old language cookies are redirected there.
     "feed.locale.PathLocaleMiddleware",
