@@ -29,7 +29,7 @@ from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from aitop.nul import nul_parameter
-from api.throttling import anonymous_count
+from api.throttling import anonymous_count, anonymous_throttles
 from feed import freshness
 from feed.conditional import (
     _RELEASE,
@@ -170,12 +170,19 @@ def _early_answer(request):
         return None
     # As feed.locale.PathLocaleMiddleware does for the API (the key reads it).
     translation.activate(translation.get_language_from_request(request))
+    key = answer_key(request)
+    throttles = anonymous_throttles(request)
     try:
-        _key, _state, entry = current_answer(request)
+        # The generation, the answer and the caller's throttle histories: one read.
+        state, found = freshness.generation_current_with_many([key, *(t.key for t in throttles)])
     except OperationalError:
         return None  # the view's path answers the 503
-    if entry is None or anonymous_count(request).refused:
-        return None
+    entry = entry_current(found.get(key), state)
+    request.aitop_api_lookup = (key, state, entry)
+    if entry is None:
+        return None  # counted once, by the view's wrapper
+    if anonymous_count(request, throttles=throttles, histories=found).refused:
+        return None  # the view answers the 429
     response = answer(request, entry)
     # What the middleware below adds to an API answer (tests/api/test_cache.py compares them).
     patch_vary_headers(response, ("Accept-Language",))
