@@ -73,6 +73,10 @@ class CardWords:
         return f"{self.go_before}{pk}{self.go_after}"
 
     def detail(self, item) -> str:
+        """`item.get_absolute_url|iri`, escaped; reversed once a page, not once a card."""
+        if "get_absolute_url" in item.__dict__:
+            # This one item's own address (the editors' preview links a draft to its preview).
+            return escape(uri_to_iri(item.get_absolute_url()))
         return f"{self.detail_before}{item.pk}/{escape(item.slug)}{self.detail_after}"
 
 
