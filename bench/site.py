@@ -132,6 +132,7 @@ def pages() -> list[tuple[str, str]]:
         ("feed.xml", "/feed.xml"),
         ("/api/v1/items/", "/api/v1/items/"),
         ("/api/v1/items/, search, rare 2-char Chinese word", "/api/v1/items/?q=鲲鹏"),
+        ("/api/v1/items/<id>/", f"/api/v1/items/{item.pk}/"),
     ]
 
 
@@ -268,9 +269,13 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
             toucher.start()
         for label, path in urls:
             results.append(measure(args, server, label, path, after=touch if toucher else None))
-        etag = get(server.base, "/")[1].get("ETag")
-        if etag and state != "change":
-            results.append(measure(args, server, "stream, 304", "/", {"If-None-Match": etag}))
+        # A reader's copy still current: the stream's, and the API list's (anonymous).
+        for label, path in (("stream, 304", "/"), ("/api/v1/items/, 304", "/api/v1/items/")):
+            if args.only and args.only not in label and path == "/api/v1/items/":
+                continue
+            etag = get(server.base, path)[1].get("ETag")
+            if etag and state != "change":
+                results.append(measure(args, server, label, path, {"If-None-Match": etag}))
     finally:
         if toucher:
             toucher.halt.set()
