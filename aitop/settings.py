@@ -189,7 +189,12 @@ def _database(url: str) -> dict:
         config.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
         # No JIT: at a million items the planner's costs pass jit_above_cost and
         # compiling took 30-60 ms of queries that run in 20 (docs/benchmarks.md).
-        config["OPTIONS"]["options"] = "-c jit=off"
+        # No parallel workers by default: every public query is bounded, and the
+        # workers a parallel plan starts compete with the other requests for the
+        # same cores (a cold two-tag page at a million items on 2 cores: 15 → 26
+        # req/s, docs/benchmarks.md). DATABASE_PARALLEL_WORKERS gives them back.
+        parallel = env_int("DATABASE_PARALLEL_WORKERS", 0)
+        config["OPTIONS"]["options"] = f"-c jit=off -c max_parallel_workers_per_gather={parallel}"
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."
