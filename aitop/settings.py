@@ -123,6 +123,8 @@ MIDDLEWARE = [
     # A current cached public page is answered here, before the session, the
     # resolver and the rest run (feed/warm.py adds the headers those add).
     "feed.warm.WarmPageMiddleware",
+    # The same for anonymous API reads (api/cache.py), counted against the anonymous rate.
+    "api.cache.AnonymousAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language comes from the URL (/en/…); old language cookies are redirected there.
     "feed.locale.PathLocaleMiddleware",
@@ -187,7 +189,12 @@ def _database(url: str) -> dict:
         config.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
         # No JIT: at a million items the planner's costs pass jit_above_cost and
         # compiling took 30-60 ms of queries that run in 20 (docs/benchmarks.md).
-        config["OPTIONS"]["options"] = "-c jit=off"
+        # No parallel workers by default: every public query is bounded, and the
+        # workers a parallel plan starts compete with the other requests for the
+        # same cores (a cold two-tag page at a million items on 2 cores: 15 → 26
+        # req/s, docs/benchmarks.md). DATABASE_PARALLEL_WORKERS gives them back.
+        parallel = env_int("DATABASE_PARALLEL_WORKERS", 0)
+        config["OPTIONS"]["options"] = f"-c jit=off -c max_parallel_workers_per_gather={parallel}"
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."

@@ -6,6 +6,7 @@ edit, a rename or a re-tag makes a new key: a cached card is never stale, and
 after a change only the cards that changed are rendered again.
 """
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,14 +14,15 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
+from feed.card_html import CardWords, card_html
 from feed.conditional import _RELEASE
 from feed.links import StreamQuery
 from feed.models import Item
 
+# The card's reference markup; feed/card_html.py writes the same HTML without the engine.
 CARD_TEMPLATE = "feed/partials/item_card.html"
 
 
@@ -33,9 +35,11 @@ class Chip:
     active: bool = False
 
 
+@functools.lru_cache(maxsize=4096)
 def _iri_quote(value: str) -> str:
     # Letters and digits of any script stay; everything else (ASCII punctuation,
-    # spaces, controls) is percent-encoded as in any query string.
+    # spaces, controls) is percent-encoded as in any query string. Remembered:
+    # the same tag and source slugs come back on card after card.
     return "".join(
         char if not char.isascii() and char.isalnum() else quote(char, safe="-._~")
         for char in value
@@ -50,20 +54,43 @@ def _iri(base: str, query: StreamQuery) -> str:
     return base + "?" + "&".join(f"{name}={_iri_quote(value)}" for name, value in pairs)
 
 
-def card_chips(item: Item, *, query: StreamQuery, base: str) -> dict:
+class _ChipLinks:
+    """The links of one page's chips, each computed once: cards share tags and sources."""
+
+    def __init__(self, *, query: StreamQuery, base: str):
+        self.query = query
+        self.base = base
+        self._urls: dict[tuple[str, str], str] = {}
+        self._categories: dict[str, str] = {}
+
+    def url(self, field: str, value: str) -> str:
+        found = self._urls.get((field, value))
+        if found is None:
+            if field == "tag":
+                changed = self.query.with_tag(value)
+            else:
+                changed = self.query.replace(**{field: value})
+            found = self._urls[(field, value)] = _iri(self.base, changed)
+        return found
+
+    def category_label(self, item: Item) -> str:
+        found = self._categories.get(item.category)
+        if found is None:
+            found = self._categories[item.category] = str(item.get_category_display())
+        return found
+
+
+def card_chips(item: Item, *, query: StreamQuery, base: str, links=None, tags=None) -> dict:
     """The card's source, category and tag links, each keeping the reader's other filters."""
+    links = links or _ChipLinks(query=query, base=base)
     tags = [
-        Chip(
-            label=tag.name,
-            url=_iri(base, query.with_tag(tag.slug)),
-            active=tag.slug in query.tags,
-        )
-        for tag in item.tags_sorted()
+        Chip(label=tag.name, url=links.url("tag", tag.slug), active=tag.slug in query.tags)
+        for tag in (item.tags_sorted() if tags is None else tags)
     ]
     category = (
         Chip(
-            label=str(item.get_category_display()),
-            url=_iri(base, query.replace(category=item.category)),
+            label=links.category_label(item),
+            url=links.url("category", item.category),
             active=query.category == item.category,
         )
         if item.category
@@ -71,21 +98,22 @@ def card_chips(item: Item, *, query: StreamQuery, base: str) -> dict:
     )
     source = Chip(
         label=item.source.name,
-        url=_iri(base, query.replace(source=item.source.slug)),
+        url=links.url("source", item.source.slug),
         active=query.source == item.source.slug,
     )
     return {"tag_chips": tags, "category_chip": category, "source_chip": source}
 
 
-def card_key(item: Item, *, query: StreamQuery, base: str) -> str:
-    """Everything the card shows, hashed: any change to any of it is a new key."""
+def card_key(item: Item, *, query: StreamQuery, base: str, page: tuple = (), tags=None) -> str:
+    """Everything the card shows, hashed: any change to any of it is a new key.
+
+    `page` is what all cards of the page share (`_page_parts`), `tags` the
+    item's tags if the caller already sorted them.
+    """
     source = item.source
+    tags = item.tags_sorted() if tags is None else tags
     parts = [
-        _RELEASE,
-        translation.get_language() or "",
-        timezone.get_current_timezone_name(),
-        base,
-        query.querystring(),
+        *(page or _page_parts(query=query, base=base)),
         item.pk,
         item.version,
         item.updated_at.isoformat() if item.updated_at else "",
@@ -102,27 +130,45 @@ def card_key(item: Item, *, query: StreamQuery, base: str) -> str:
         source.slug,
         source.name,
         source.handle,
-        [(tag.slug, tag.name) for tag in item.tags_sorted()],
+        [(tag.slug, tag.name) for tag in tags],
         # The story's other visible sources, when an app above feed added them (stories/site.py).
         [(o.pk, o.slug, o.title, o.source.name) for o in getattr(item, "coverage", ())],
     ]
     return "aitop:card:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def _page_parts(*, query: StreamQuery, base: str) -> tuple:
+    return (
+        _RELEASE,
+        translation.get_language() or "",
+        timezone.get_current_timezone_name(),
+        base,
+        query.querystring(),
+    )
+
+
 def cards_render(items: Sequence[Item], *, query: StreamQuery, base: str) -> list[SafeString]:
     """The cards of `items`, in order: one cache read for all, rendering only the missing ones."""
-    keys = [card_key(item, query=query, base=base) for item in items]
+    page = _page_parts(query=query, base=base)
+    tags = [item.tags_sorted() for item in items]
+    keys = [
+        card_key(item, query=query, base=base, page=page, tags=item_tags)
+        for item, item_tags in zip(items, tags, strict=True)
+    ]
     found = cache.get_many(keys) if keys else {}
     fresh = {}
     cards = []
-    for item, key in zip(items, keys, strict=True):
+    words = links = None
+    for item, item_tags, key in zip(items, tags, keys, strict=True):
         html = found.get(key)
         if html is None:
-            html = render_to_string(
-                CARD_TEMPLATE, {"item": item, **card_chips(item, query=query, base=base)}
-            )
+            if words is None:
+                words = CardWords.current()
+                links = _ChipLinks(query=query, base=base)
+            chips = card_chips(item, query=query, base=base, links=links, tags=item_tags)
+            html = card_html(item, words=words, **chips)
             fresh[key] = html
-        cards.append(mark_safe(html))  # noqa: S308 - rendered by our own autoescaping template
+        cards.append(mark_safe(html))  # noqa: S308 - every value escaped by feed/card_html.py
     if fresh:
         cache.set_many(fresh, settings.AITOP_CARD_CACHE_SECONDS)
     return cards

@@ -11,7 +11,7 @@ hits are answered even earlier, before the URL is resolved (feed/warm.py).
 
 Only 200s are stored and only a stored page answers 304, so the view decides
 every 404 and 400 before any 304. A burst of requests after a change renders
-each page once (`_render_once`). Bodies are stored gzipped: public pages hold
+each page once (`render_once`). Bodies are stored gzipped: public pages hold
 no secret (no CSRF token, nothing per reader), so compressing them is safe.
 """
 
@@ -109,7 +109,7 @@ def public_cache(view):
             return view(request, *args, **kwargs)
         key, state, page = current_page(request)
         if page is None:
-            page = _render_once(request, key, state, lambda: view(request, *args, **kwargs))
+            page = render_once(request, key, state, lambda: view(request, *args, **kwargs))
             if isinstance(page, HttpResponse):
                 # Not a storable 200 (a redirect, a 404, a 400): sent as it is.
                 return page
@@ -126,7 +126,7 @@ def current_page(request) -> tuple[str, Freshness, CachedPage | None]:
         # feed/warm.py read them moments ago in this request (and did not answer).
         return looked_up
     state, page = generation_current_with(key)
-    request.aitop_page_lookup = (key, state, _current(page, state))
+    request.aitop_page_lookup = (key, state, entry_current(page, state))
     return request.aitop_page_lookup
 
 
@@ -142,23 +142,29 @@ def page_answer(request, page: CachedPage) -> HttpResponse:
     return response
 
 
-def _current(page: CachedPage | None, state: Freshness) -> CachedPage | None:
+def entry_current(page: CachedPage | None, state: Freshness) -> CachedPage | None:
+    """`page` if it was stored under the current generation, else None (never served)."""
     return page if page is not None and page.generation == state.value else None
 
 
-def _render_once(request, key: str, state: Freshness, render) -> CachedPage | HttpResponse:
-    """Render and store the page, or wait for the request already rendering it."""
+def render_once(request, key: str, state: Freshness, render, *, store=None):
+    """Render and store the page, or wait for the request already rendering it.
+
+    `store(request, key, state, response)` turns a storable response into its
+    cache entry (the page's by default; the API keeps its own headers too).
+    """
+    store = store or _store
     lock = f"{key}:rendering"
     deadline = time.monotonic() + settings.AITOP_RENDER_WAIT_SECONDS
     while not cache.add(lock, 1, RENDER_LOCK_SECONDS):
         if time.monotonic() > deadline:
             # The other renderer is slow or gone: do not keep this reader waiting.
-            return _store(request, key, state, render())
+            return store(request, key, state, render())
         time.sleep(RENDER_POLL_SECONDS)
-        if (page := _current(cache.get(key), state)) is not None:
+        if (page := entry_current(cache.get(key), state)) is not None:
             return page
     try:
-        return _store(request, key, state, render())
+        return store(request, key, state, render())
     finally:
         cache.delete(lock)
 

@@ -68,6 +68,20 @@ def generation_current_with(
     return _settled(found.get(GENERATION_KEY), now=now or timezone.now()), found.get(key)
 
 
+def generation_current_with_many(
+    keys: list[str], *, now: datetime.datetime | None = None
+) -> tuple[Freshness, dict]:
+    """The current generation and the entries found under `keys`, read together (one MGET).
+
+    For an answer that needs more than its page: the API's also reads the
+    caller's throttle histories (api/cache.py).
+    """
+    if not generation_in_cache():
+        return generation_current(now=now), cache.get_many(keys)
+    found = cache.get_many([GENERATION_KEY, *keys])
+    return _settled(found.pop(GENERATION_KEY, None), now=now or timezone.now()), found
+
+
 def _settled(state: Freshness | None, *, now: datetime.datetime) -> Freshness:
     """`state` as read from the cache, loaded when absent and advanced when a schedule passed."""
     if state is None:

@@ -2,7 +2,7 @@
 
 import datetime
 
-from django.db.models import Exists, OuterRef
+from django.db.models import OuterRef, Subquery
 from taggit.models import Tag
 
 from feed.models import Item, TaggedItem
@@ -17,9 +17,16 @@ def tag_names_visible(*, slugs: list[str], now: datetime.datetime | None = None)
     """
     if not slugs:
         return {}
-    carried = TaggedItem.objects.filter(
+    # The first visible item carrying the tag, not EXISTS: for EXISTS PostgreSQL
+    # built the bitmap of every row of a common tag (170,000 at a million items,
+    # 10 ms a tag) before looking at one; a LIMIT 1 walks the (tag, item) index
+    # and stops at the first visible item.
+    carrier = TaggedItem.objects.filter(
         tag=OuterRef("pk"), content_object__in=Item.objects.visible(now=now)
-    )
+    ).values("pk")[:1]
     return dict(
-        Tag.objects.filter(slug__in=slugs).filter(Exists(carried)).values_list("slug", "name")
+        Tag.objects.filter(slug__in=slugs)
+        .annotate(carrier=Subquery(carrier))
+        .filter(carrier__isnull=False)
+        .values_list("slug", "name")
     )

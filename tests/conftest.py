@@ -65,6 +65,7 @@ def _generation_bumps_land_before_the_next_read(request, monkeypatch):
     pending = []
     monkeypatch.setattr(freshness, "_schedule", lambda using=None: pending.append(using))
     read, read_with = freshness.generation_current, freshness.generation_current_with
+    read_with_many = freshness.generation_current_with_many
 
     def land():
         if pending:
@@ -79,6 +80,11 @@ def _generation_bumps_land_before_the_next_read(request, monkeypatch):
         land()
         return read_with(key, now=now)
 
+    def current_with_many(keys, *, now=None):
+        land()
+        return read_with_many(keys, now=now)
+
     monkeypatch.setattr(freshness, "generation_current", current)
     monkeypatch.setattr(freshness, "generation_current_with", current_with)
+    monkeypatch.setattr(freshness, "generation_current_with_many", current_with_many)
     monkeypatch.setattr(conditional, "generation_current_with", current_with)

@@ -57,6 +57,15 @@ def test_postgres_urls_use_the_psycopg_pool():
     assert "'pool': {'min_size': 1, 'max_size': 10, 'timeout': 5.0}" in result.stdout
 
 
+def test_postgres_queries_start_no_parallel_workers_unless_told():
+    url = "postgres://postgres@127.0.0.1:5432/x"
+    default = load_settings(SECRET_KEY="x", DATABASE_URL=url)
+    told = load_settings(SECRET_KEY="x", DATABASE_URL=url, DATABASE_PARALLEL_WORKERS="2")
+
+    assert "'options': '-c jit=off -c max_parallel_workers_per_gather=0'" in default.stdout
+    assert "'options': '-c jit=off -c max_parallel_workers_per_gather=2'" in told.stdout
+
+
 def test_an_unknown_time_zone_names_the_variable():
     result = load_settings(SECRET_KEY="x", TIME_ZONE="Mars/Olympus")
 

@@ -1,4 +1,7 @@
-"""What every API view shares: unusable parameters refused before anything else runs."""
+"""What every API view shares: unusable parameters refused before anything else runs.
+
+And what the public reads share: anonymous answers from the page cache (api/cache.py).
+"""
 
 from django.conf import settings
 from django.utils.csp import CSP
@@ -10,6 +13,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from api.cache import cached_for_anonymous
 from api.params import query_and_path_check
 
 
@@ -19,6 +23,28 @@ class CheckedParametersMixin:
     def initial(self, request, *args, **kwargs):
         query_and_path_check(query=request.query_params, path_kwargs=kwargs, path=request.path)
         super().initial(request, *args, **kwargs)
+
+
+class CachedForAnonymousMixin:
+    """The GET actions in `cached_actions` answer callers without credentials from the cache."""
+
+    cached_actions = ("list", "retrieve")
+
+    @classmethod
+    def as_view(cls, actions=None, **initkwargs):
+        view = super().as_view(actions, **initkwargs)
+        if actions and actions.get("get") in cls.cached_actions:
+            return cached_for_anonymous(view)
+        return view
+
+    def check_throttles(self, request):
+        # api/cache.py counted this anonymous request already: count it once.
+        counted = getattr(request._request, "aitop_throttle_counted", None)
+        if counted is None:
+            return super().check_throttles(request)
+        if counted.refused:
+            self.throttled(request, counted.wait)
+        return None
 
 
 class SchemaView(CheckedParametersMixin, SpectacularAPIView):

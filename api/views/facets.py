@@ -14,14 +14,14 @@ from api.errors import BadParameter
 from api.filtering import items_filtered
 from api.pagination import Key
 from api.serializers.facets import DayCountSerializer, TagCountSerializer
-from api.views.base import CheckedParametersMixin
+from api.views.base import CachedForAnonymousMixin, CheckedParametersMixin
 from feed.models import Item
 
 TAG_LIMIT_DEFAULT = 100
 TAG_LIMIT_MAX = 500
 
 
-class TagViewSet(CheckedParametersMixin, viewsets.GenericViewSet):
+class TagViewSet(CachedForAnonymousMixin, CheckedParametersMixin, viewsets.GenericViewSet):
     """The tags of the filtered stream, most used first."""
 
     queryset = Item.objects.none()
@@ -68,7 +68,9 @@ def _limit(raw: str) -> int:
     return int(raw)
 
 
-class DayViewSet(CheckedParametersMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class DayViewSet(
+    CachedForAnonymousMixin, CheckedParametersMixin, mixins.ListModelMixin, viewsets.GenericViewSet
+):
     """The days of the filtered stream, newest first, each with its number of items."""
 
     queryset = Item.objects.none()

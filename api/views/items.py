@@ -24,7 +24,7 @@ from api.serializers.items import (
     items_for_api,
     revision_payload,
 )
-from api.views.base import CheckedParametersMixin
+from api.views.base import CachedForAnonymousMixin, CheckedParametersMixin
 from editorial import workflow
 from editorial.edits import item_create, item_edit
 from editorial.errors import (
@@ -107,6 +107,7 @@ def _move_endpoint(move: LogAction, doc: str):
     partial_update=docs.ITEM_PARTIAL_UPDATE,
 )
 class ItemViewSet(
+    CachedForAnonymousMixin,
     CheckedParametersMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,

@@ -10,7 +10,7 @@ from api.errors import Conflict
 from api.pagination import Key
 from api.params import body_check
 from api.serializers.sources import SourceSerializer
-from api.views.base import CheckedParametersMixin
+from api.views.base import CachedForAnonymousMixin, CheckedParametersMixin
 from feed.models import Source
 
 SOURCE_EXAMPLE = {
@@ -64,6 +64,7 @@ SOURCE_EXAMPLE = {
     ),
 )
 class SourceViewSet(
+    CachedForAnonymousMixin,
     CheckedParametersMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,

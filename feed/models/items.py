@@ -2,6 +2,7 @@
 
 import datetime
 import zoneinfo
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connections, models, transaction
@@ -53,6 +54,33 @@ PUBLIC_STATUSES = ("published", "featured")
 PUBLIC_Q = Q(status__in=PUBLIC_STATUSES)
 
 
+@dataclass(frozen=True, slots=True)
+class CardTag:
+    """A tag as cards, feeds and the API show it: its id, name and slug, no model instance."""
+
+    pk: int
+    name: str
+    slug: str
+
+
+def _tags_sorted(tags) -> list[CardTag]:
+    return sorted(tags, key=lambda tag: (tag.name.casefold(), tag.pk))
+
+
+def card_tags_attach(items: list) -> None:
+    """Give each item `card_tags`, its tags by name, read for all of them in one query."""
+    if not items:
+        return
+    by_item: dict[int, list[CardTag]] = {item.pk: [] for item in items}
+    rows = TaggedItem.objects.filter(content_object_id__in=list(by_item)).values_list(
+        "content_object_id", "tag_id", "tag__name", "tag__slug"
+    )
+    for item_id, tag_id, name, slug in rows:
+        by_item[item_id].append(CardTag(pk=tag_id, name=name, slug=slug))
+    for item in items:
+        item.card_tags = _tags_sorted(by_item[item.pk])
+
+
 class ItemQuerySet(models.QuerySet):
     """Named states of items; public code starts from `visible()`."""
 
@@ -99,16 +127,33 @@ class ItemQuerySet(models.QuerySet):
     def newest_first(self) -> "ItemQuerySet":
         return self.order_by("-published_at", "-id")
 
+    # Set by `for_cards()`: once fetched, the items get their tags (`_fetch_all`).
+    _card_tags = False
+    _card_tags_done = False
+
     def for_cards(self) -> "ItemQuerySet":
         """Everything an item card (or the API's item) shows, in two queries whatever the page.
 
-        The tags come through the item's own tag rows, read by `Item.tags_sorted()`:
-        taggit's manager builds a fresh queryset per item even when prefetched,
-        which cost more than the rest of an API page together.
+        The tags are read for all the items at once, as plain (id, name, slug)
+        values, and kept sorted on each item for `Item.tags_sorted()`. Not a
+        `prefetch_related`: taggit's manager built a fresh queryset per item,
+        which cost more than the rest of an API page together, and a tag row
+        and a tag model per tag were half of the rest (2-3 ms of a page of 50).
         """
-        return self.select_related("source").prefetch_related(
-            models.Prefetch("tagged_items", queryset=TaggedItem.objects.select_related("tag"))
-        )
+        clone = self.select_related("source")
+        clone._card_tags = True
+        return clone
+
+    def _clone(self):
+        clone = super()._clone()
+        clone._card_tags = self._card_tags
+        return clone
+
+    def _fetch_all(self):
+        super()._fetch_all()
+        if self._card_tags and not self._card_tags_done:
+            self._card_tags_done = True
+            card_tags_attach([row for row in self._result_cache if isinstance(row, Item)])
 
     def before(self, moment: datetime.datetime) -> "ItemQuerySet":
         """Items published strictly before `moment` (the stream's "older" pages)."""
@@ -330,12 +375,15 @@ class Item(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("feed:item-detail", kwargs={"pk": self.pk, "slug": self.slug})
 
-    def tags_sorted(self) -> list[Tag]:
-        """The item's tags by name: from the rows `for_cards()` fetched, else in one query."""
-        return sorted(
-            (row.tag for row in self.tagged_items.all()),
-            key=lambda tag: (tag.name.casefold(), tag.pk),
-        )
+    def tags_sorted(self) -> list["CardTag"]:
+        """The item's tags by name: those `for_cards()` fetched, else in one query."""
+        tags = getattr(self, "card_tags", None)
+        if tags is None:
+            tags = _tags_sorted(
+                CardTag(pk=pk, name=name, slug=slug)
+                for pk, name, slug in self.tags.values_list("pk", "name", "slug")
+            )
+        return tags
 
     # The same rule as `ItemQuerySet.visible()`, for an item already in memory.
     def is_visible(self, now: datetime.datetime | None = None) -> bool:

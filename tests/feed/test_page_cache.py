@@ -1,6 +1,7 @@
 """The whole-page cache: never stale after a commit, one render per burst, gzip, no cookies."""
 
 import gzip
+import os
 import threading
 import time
 
@@ -15,12 +16,13 @@ from feed import conditional
 from feed.freshness import Freshness
 from tests.factories import make_item, make_source, make_user
 
+_REDIS = os.environ.get("CACHE_URL", "")
 CACHES = {
     "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stale"},
-    # Database 1 of the local Redis: this project's own (see README, "Caching").
+    # The Redis the suite runs with, else database 1 of the local one (README, "Caching").
     "redis": {
         "BACKEND": "aitop.redis_cache.ReusingRedisCache",
-        "LOCATION": "redis://127.0.0.1:6379/1",
+        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/1",
     },
 }
 # Where the items' titles show…
@@ -31,16 +33,20 @@ SURFACES = [
     "/feed.xml",
     "/feed.json",
     "/en/",
+    # The API's anonymous answers are cached by generation as the pages are (api/cache.py).
     "/api/v1/items/",
+    "/api/v1/items/?kind=paper&page_size=5",
+    "/api/v1/items/?ordering=hot",
 ]
 # …and where their tags and sources do.
-INDEXES = ["/tags/", "/sources/", "/api/v1/tags/"]
+INDEXES = ["/tags/", "/sources/", "/api/v1/tags/", "/api/v1/tags/?kind=paper"]
 
 
-def _everything(client) -> dict[str, str]:
-    return {
-        url: client.get(url).text for url in [*SURFACES, *INDEXES, "/sitemap-items-2026-06.xml"]
-    }
+def _everything(client, *items) -> dict[str, str]:
+    # Each item's own API answer too: a 404 until it is public, and after.
+    urls = [*SURFACES, *INDEXES, "/sitemap-items-2026-06.xml"]
+    urls += [f"/api/v1/items/{item.pk}/" for item in items]
+    return {url: client.get(url).text for url in urls}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -60,19 +66,25 @@ def test_no_answer_shows_the_old_state_once_the_commit_returns(settings, clock, 
         kind="paper",
         tags=["新品"],
     )
-    _everything(client)  # every surface is now cached
+    before = _everything(client, story, draft)  # every surface is now cached
+    assert client.get(f"/api/v1/items/{draft.pk}/").status_code == 404
 
     item_publish(item=draft, by=chief)
-    after_publish = _everything(client)
+    after_publish = _everything(client, story, draft)
     item_edit(item=story, by=chief, changes={"title": "New title"}, expected_version=story.version)
-    after_edit = _everything(client)
+    after_edit = _everything(client, story, draft)
     item_reject(item=story, by=chief, reason="Off topic.")
-    after_reject = _everything(client)
+    after_reject = _everything(client, story, draft)
 
     for url in SURFACES:
+        assert "Waiting draft" not in before[url], url
         assert "Waiting draft" in after_publish[url], url
         assert "New title" in after_edit[url] and "Old title" not in after_edit[url], url
         assert "New title" not in after_reject[url], url
+    story_api, draft_api = f"/api/v1/items/{story.pk}/", f"/api/v1/items/{draft.pk}/"
+    assert "Waiting draft" in after_publish[draft_api]
+    assert "New title" in after_edit[story_api] and "Old title" not in after_edit[story_api]
+    assert "not_found" in after_reject[story_api]
     for url in INDEXES:
         assert "新品" in after_publish[url] or "Fresh Source" in after_publish[url], url
         assert "量化" not in after_reject[url] and "Lumen Lab" not in after_reject[url], url
@@ -87,7 +99,9 @@ def test_renaming_a_source_or_a_tag_reaches_every_cached_card(settings, clock):
     client = Client()
     source = make_source(name="Lumen Lab")
     item = make_item(title="Story", source=source, tags=["量化"])
-    client.get("/")
+    api = ["/api/v1/items/", f"/api/v1/items/{item.pk}/", "/api/v1/sources/", "/api/v1/tags/"]
+    for url in ["/", *api]:
+        client.get(url)
 
     source.name = "Lumen Research"
     source.save()
@@ -95,9 +109,14 @@ def test_renaming_a_source_or_a_tag_reaches_every_cached_card(settings, clock):
     tag.name = "模型量化"
     tag.save()
     html = client.get("/").text
+    answers = {url: client.get(url).text for url in api}
 
     assert "Lumen Research" in html and "Lumen Lab" not in html
     assert ">模型量化</a>" in html
+    for url, text in answers.items():
+        assert "Lumen Lab" not in text and '"name":"量化"' not in text, url
+    assert '"name":"模型量化"' in answers["/api/v1/tags/"]
+    assert '"name":"Lumen Research"' in answers["/api/v1/sources/"]
 
 
 @pytest.mark.django_db
