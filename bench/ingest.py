@@ -229,12 +229,14 @@ def aitop_run(env: dict, *, workers: int) -> float:
 
 
 def aitop_running_run(env: dict, urls: list[str]) -> float:
-    """Seconds from the sources falling due to the last one stored, by a worker already running."""
+    """Seconds from the sources falling due to the last one stored, by a worker already running.
+
+    The caller has made the sources, inactive (`sources_reset(urls, active=False)`).
+    """
     import signal
 
     from feed.models import Source
 
-    sources_reset(urls, active=False)
     worker = manage_process(env, "fetch_worker", "--interval", "0.05")
     try:
         time.sleep(3)  # started (0.6 s) and polling an empty queue
@@ -374,6 +376,7 @@ def side_by_side(
             if fetched != len(urls):
                 raise SystemExit(f"{label}: only {fetched} of {len(urls)} sources were fetched")
         label = "AITOP, 1 worker, running"
+        sources_reset(urls, active=False)
         timed(label, lambda: aitop_running_run(env, urls))
         _, stored[label] = aitop_stored()
         label = f"newsboat, {threads} threads"
