@@ -16,13 +16,14 @@ pytestmark = pytest.mark.django_db
 
 G = 0 if generation_in_cache() else 1
 
-# Redis for the tests: the one the suite runs with, else this project's database 1.
+# Redis for the tests: the one the suite runs with, else database 2 (as in
+# tests/feed/test_page_cache.py, so that two suites side by side do not collide).
 _REDIS = os.environ.get("CACHE_URL", "")
 CACHES = {
     "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"},
     "redis": {
         "BACKEND": "aitop.redis_cache.ReusingRedisCache",
-        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/1",
+        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/2",
     },
 }
 

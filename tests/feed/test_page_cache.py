@@ -19,10 +19,11 @@ from tests.factories import make_item, make_source, make_user
 _REDIS = os.environ.get("CACHE_URL", "")
 CACHES = {
     "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stale"},
-    # The Redis the suite runs with, else database 1 of the local one (README, "Caching").
+    # The Redis the suite runs with, else database 2 of the local one: not the
+    # database 1 a PostgreSQL run beside this one may use (docs/caching.md).
     "redis": {
         "BACKEND": "aitop.redis_cache.ReusingRedisCache",
-        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/1",
+        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/2",
     },
 }
 # Where the items' titles show…
