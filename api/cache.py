@@ -17,12 +17,10 @@ against the anonymous rates (api/throttling.py), once.
 """
 
 import functools
-import gzip
 import hashlib
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import OperationalError
 from django.http import HttpResponse
 from django.utils import translation
@@ -36,8 +34,8 @@ from feed.conditional import (
     CachedPage,
     entry_current,
     page_answer,
+    page_store,
     render_once,
-    validators,
 )
 from feed.freshness import Freshness
 
@@ -108,23 +106,17 @@ def answer(request, entry: CachedAnswer) -> HttpResponse:
 def _store(request, key: str, state: Freshness, response) -> CachedAnswer | HttpResponse:
     if hasattr(response, "render") and not response.is_rendered:
         response.render()
-    if response.status_code != 200 or response.streaming or response.cookies:
-        # An error, a refusal, a 429: sent as it is, never stored.
-        return response
-    etag, last_modified = validators(key, state)
-    entry = CachedAnswer(
-        generation=state.value,
-        etag=etag,
-        last_modified=last_modified,
-        content_type=response["Content-Type"],
-        gzipped=gzip.compress(response.content, compresslevel=6),
+    # An error, a refusal, a 429: sent as it is, never stored.
+    return page_store(
+        key,
+        state,
+        response,
+        kind=CachedAnswer,
         # The language comes from the request's headers, which the key holds.
         early=True,
         allow=response.get("Allow", ""),
         vary=response.get("Vary", ""),
     )
-    cache.set(key, entry, settings.AITOP_PAGE_CACHE_SECONDS)
-    return entry
 
 
 def cached_for_anonymous(view):

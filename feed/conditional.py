@@ -169,18 +169,28 @@ def render_once(request, key: str, state: Freshness, render, *, store=None):
         cache.delete(lock)
 
 
-def _store(request, key: str, state: Freshness, response) -> CachedPage | HttpResponse:
+def page_store(
+    key: str, state: Freshness, response, *, kind: type[CachedPage] = CachedPage, **fields
+) -> CachedPage | HttpResponse:
+    """Store a rendered 200 under `key` as a `kind` with these extra fields; anything else as is.
+
+    An error, a refusal or a response that sets a cookie is sent as it is and never stored.
+    """
     if response.status_code != 200 or response.streaming or response.cookies:
         return response
     etag, last_modified = validators(key, state)
-    page = CachedPage(
+    entry = kind(
         generation=state.value,
         etag=etag,
         last_modified=last_modified,
         content_type=response["Content-Type"],
         gzipped=gzip.compress(response.content, compresslevel=6),
-        # Set by feed.locale.PathLocaleMiddleware: the URL alone chose the language.
-        early=getattr(request, "aitop_public", False),
+        **fields,
     )
-    cache.set(key, page, settings.AITOP_PAGE_CACHE_SECONDS)
-    return page
+    cache.set(key, entry, settings.AITOP_PAGE_CACHE_SECONDS)
+    return entry
+
+
+def _store(request, key: str, state: Freshness, response) -> CachedPage | HttpResponse:
+    # Set by feed.locale.PathLocaleMiddleware: the URL alone chose the language.
+    return page_store(key, state, response, early=getattr(request, "aitop_public", False))
