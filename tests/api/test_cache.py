@@ -1,7 +1,6 @@
 """Anonymous API reads come from the page cache; callers with a token never do; all are counted."""
 
 import copy
-import os
 
 import pytest
 from django.core.cache import cache
@@ -11,21 +10,11 @@ from feed import freshness
 from feed.freshness import generation_in_cache
 from feed.models import Item
 from tests.factories import make_item, make_source, make_user
+from tests.feed.test_page_cache import CACHES  # locmem, and the suite's Redis (else database 2)
 
 pytestmark = pytest.mark.django_db
 
 G = 0 if generation_in_cache() else 1
-
-# Redis for the tests: the one the suite runs with, else database 2 (as in
-# tests/feed/test_page_cache.py, so that two suites side by side do not collide).
-_REDIS = os.environ.get("CACHE_URL", "")
-CACHES = {
-    "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"},
-    "redis": {
-        "BACKEND": "aitop.redis_cache.ReusingRedisCache",
-        "LOCATION": _REDIS if _REDIS.startswith("redis://") else "redis://127.0.0.1:6379/2",
-    },
-}
 
 
 @pytest.fixture(params=list(CACHES))
