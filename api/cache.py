@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from aitop.nul import nul_parameter
-from api.throttling import anonymous_count, anonymous_throttles
+from api.throttling import anonymous_count, anonymous_count_reading, anonymous_throttles
 from feed import freshness
 from feed.conditional import (
     _RELEASE,
@@ -163,18 +163,19 @@ def _early_answer(request):
     # As feed.locale.PathLocaleMiddleware does for the API (the key reads it).
     translation.activate(translation.get_language_from_request(request))
     key = answer_key(request)
-    throttles = anonymous_throttles(request)
+    # The generation and the answer read, and the caller counted against the
+    # rates, in one round trip with Redis (the view takes that count: once).
+    count_reading = functools.partial(
+        anonymous_count_reading, request, anonymous_throttles(request)
+    )
     try:
-        # The generation, the answer and the caller's throttle histories: one read.
-        state, found = freshness.generation_current_with_many([key, *(t.key for t in throttles)])
+        state, found = freshness.generation_current_with_many([key], read=count_reading)
     except OperationalError:
         return None  # the view's path answers the 503
     entry = entry_current(found.get(key), state)
     request.aitop_api_lookup = (key, state, entry)
-    if entry is None:
-        return None  # counted once, by the view's wrapper
-    if anonymous_count(request, throttles=throttles, histories=found).refused:
-        return None  # the view answers the 429
+    if entry is None or anonymous_count(request).refused:
+        return None  # the view renders it, or answers the 429
     response = answer(request, entry)
     # What the middleware below adds to an API answer (tests/api/test_cache.py compares them).
     patch_vary_headers(response, ("Accept-Language",))

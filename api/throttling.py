@@ -3,36 +3,96 @@
 DRF's own throttles copy the rates once, when the module is imported; these
 read `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` every time, so a deployment
 (or a test) that changes the settings gets the rates it set.
+
+The rule is DRF's: a sliding log of each caller's request times per scope,
+a request refused (and not logged) when the log of the last period is full.
+Where the log lives depends on the cache:
+
+- Redis: a sorted set per caller and scope, trimmed, checked and appended by
+  one Lua script, so two requests at once cannot both take the last place
+  (DRF reads a pickled list and writes it back). The script goes in the same
+  round trip as the reads of a cached API answer (`anonymous_count_reading`),
+  so a warm anonymous answer costs one round trip, not two.
+- Any other cache: DRF's pickled list, read and written through the cache API.
 """
 
+import math
+import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
-
-class AnonymousThrottle(AnonRateThrottle):
-    """Callers without a token or session, counted by their address (see NUM_PROXIES)."""
-
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
-
-
-class UserThrottle(UserRateThrottle):
-    """Authenticated callers, counted per user whatever address they call from."""
-
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+# The sorted sets' keys: not DRF's own, which a process of an older release
+# (or one with another cache) may still hold a pickled list under.
+LOG_PREFIX = "aitop:rate:"
+# KEYS: one log per throttle. ARGV: the request's time, its member in the
+# logs, then per log the oldest time still in the period, the limit and the
+# log's lifetime in ms. Answers per log: {count} when logged, {count, oldest
+# time} when refused.
+_SLIDING_LOG = """
+local answers = {}
+for i, key in ipairs(KEYS) do
+  local at = 3 * i
+  redis.call("ZREMRANGEBYSCORE", key, "-inf", ARGV[at])
+  local count = redis.call("ZCARD", key)
+  if count >= tonumber(ARGV[at + 1]) then
+    answers[i] = {count, redis.call("ZRANGE", key, 0, 0, "WITHSCORES")[2]}
+  else
+    redis.call("ZADD", key, ARGV[1], ARGV[2])
+    redis.call("PEXPIRE", key, ARGV[at + 2])
+    answers[i] = {count + 1}
+  end
+end
+return answers
+"""
 
 
 @dataclass(frozen=True)
 class Counted:
-    """An anonymous request already counted against the rates; `wait` is set when refused."""
+    """A request already counted against the rates; `wait` is set when refused."""
 
     wait: float | None = None
     refused: bool = False
+
+
+class _SharedLog:
+    """DRF's throttle, with the rate read at each request and the log kept as described above."""
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+
+    def allow_request(self, request, view):
+        counted = getattr(request, "aitop_throttle_counted", None)
+        if counted is not None:
+            # An anonymous request api/cache.py counted already, against every throttle.
+            self._wait = counted.wait
+            return not counted.refused
+        backend = _redis_backend()
+        if backend is None or self.rate is None:
+            return super().allow_request(request, view)
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        (counted,) = _logs_count_in_redis(backend, [self], now=self.timer())
+        self._wait = counted.wait
+        return not counted.refused
+
+    def wait(self):
+        if hasattr(self, "_wait"):
+            return self._wait
+        return super().wait()
+
+
+class AnonymousThrottle(_SharedLog, AnonRateThrottle):
+    """Callers without a token or session, counted by their address (see NUM_PROXIES)."""
+
+
+class UserThrottle(_SharedLog, UserRateThrottle):
+    """Authenticated callers, counted per user whatever address they call from."""
 
 
 class _AnonymousCaller:
@@ -57,37 +117,116 @@ def anonymous_throttles(request) -> list:
     return keyed
 
 
-def anonymous_count(request, *, throttles=None, histories: dict | None = None) -> Counted:
-    """Count a request without credentials against every default throttle, as the view would.
+def anonymous_count(request) -> Counted:
+    """Count a request without credentials against every default throttle, once.
 
     A cached API answer is still an answer: api/cache.py counts each anonymous
-    request here, once, before it is served from the cache or rendered, and
-    the view does not count it again (`CachedForAnonymousMixin.check_throttles`).
-    It is DRF's `allow_request` for each throttle (its history of request
-    times per caller and scope; a refused request is not recorded), with the
-    histories read in one cache call (or passed in, read with the cached
-    answer) and written in one.
+    request here (or in `anonymous_count_reading`), before it is served from
+    the cache or rendered, and the view's throttles then take that count
+    instead of counting again (`_SharedLog.allow_request`).
     """
-    counted = getattr(request, "aitop_throttle_counted", None)
-    if counted is not None:
-        return counted
-    throttles = anonymous_throttles(request) if throttles is None else throttles
-    if histories is None:
-        histories = cache.get_many([t.key for t in throttles]) if throttles else {}
-    waits, refused, writes = [], False, {}
+    anonymous_count_reading(request, anonymous_throttles(request), [])
+    return request.aitop_throttle_counted
+
+
+def anonymous_count_reading(request, throttles: list, keys: list[str]) -> dict:
+    """Count the request against `throttles` and read `keys` from the cache, in one round trip.
+
+    The entries found under `keys`, as `cache.get_many` gives them. The count
+    is kept on the request (`aitop_throttle_counted`): a second call only reads.
+    """
+    if getattr(request, "aitop_throttle_counted", None) is not None:
+        return cache.get_many(keys) if keys else {}
+    backend = _redis_backend()
+    now = throttles[0].timer() if throttles else 0.0
+    if backend is not None:
+        found, outcomes = _read_and_count_in_redis(backend, keys, throttles, now=now)
+    else:
+        read = cache.get_many([*keys, *(t.key for t in throttles)]) if keys or throttles else {}
+        histories = {t.key: read.pop(t.key, []) for t in throttles}
+        found, outcomes = read, _logs_count_in_cache(throttles, histories, now=now)
+    waits = [o.wait for o in outcomes if o.refused and o.wait is not None]
+    request.aitop_throttle_counted = Counted(
+        wait=max(waits, default=None), refused=any(o.refused for o in outcomes)
+    )
+    return found
+
+
+def _redis_backend() -> RedisCache | None:
+    backend = caches["default"]
+    return backend if isinstance(backend, RedisCache) else None
+
+
+def _read_and_count_in_redis(
+    backend: RedisCache, keys: list[str], throttles: list, *, now: float
+) -> tuple[dict, list[Counted]]:
+    """MGET of `keys` and the sliding-log script, pipelined: one round trip."""
+    stored = {backend.make_and_validate_key(key): key for key in keys}
+    # Django's Redis backend has no public way to pipeline; its client does.
+    client = backend._cache.get_client(None, write=True)
+    pipeline = client.pipeline(transaction=False)
+    if stored:
+        pipeline.mget(list(stored))
+    if throttles:
+        _sliding_log_call(pipeline, backend, throttles, now=now)
+    answers = pipeline.execute()
+    found = {}
+    if stored:
+        loads = backend._cache._serializer.loads
+        values = answers.pop(0)
+        found = {key: loads(v) for key, v in zip(stored.values(), values, strict=True) if v}
+    outcomes = _outcomes(throttles, answers[0], now=now) if throttles else []
+    return found, outcomes
+
+
+def _logs_count_in_redis(backend: RedisCache, throttles: list, *, now: float) -> list[Counted]:
+    client = backend._cache.get_client(None, write=True)
+    return _outcomes(throttles, _sliding_log_call(client, backend, throttles, now=now), now=now)
+
+
+def _sliding_log_call(client, backend: RedisCache, throttles: list, *, now: float):
+    # EVAL, not EVALSHA: Redis keeps the compiled script by its hash either
+    # way, and a pipeline with a registered script asks SCRIPT EXISTS first.
+    args = [repr(now), f"{now!r}:{secrets.token_hex(6)}"]
     for throttle in throttles:
-        throttle.now = throttle.timer()
-        throttle.history = histories.get(throttle.key, [])
-        while throttle.history and throttle.history[-1] <= throttle.now - throttle.duration:
-            throttle.history.pop()
-        if len(throttle.history) >= throttle.num_requests:
-            refused = True
-            if (wait := throttle.wait()) is not None:
-                waits.append(wait)
+        args += [repr(now - throttle.duration), throttle.num_requests]
+        args.append(math.ceil(throttle.duration * 1000))
+    logs = [backend.make_and_validate_key(LOG_PREFIX + t.key) for t in throttles]
+    return client.eval(_SLIDING_LOG, len(logs), *logs, *args)
+
+
+def _outcomes(throttles: list, answers: list, *, now: float) -> list[Counted]:
+    outcomes = []
+    for throttle, answer in zip(throttles, answers, strict=True):
+        if len(answer) == 1:
+            outcomes.append(Counted())
+            continue
+        count, oldest = int(answer[0]), float(answer[1])
+        outcomes.append(Counted(wait=_wait(throttle, count, oldest, now=now), refused=True))
+    return outcomes
+
+
+def _logs_count_in_cache(throttles: list, histories: dict, *, now: float) -> list[Counted]:
+    """DRF's `allow_request` for each throttle, its pickled lists read before and written once."""
+    outcomes, writes = [], {}
+    for throttle in throttles:
+        history = histories[throttle.key]
+        while history and history[-1] <= now - throttle.duration:
+            history.pop()
+        if len(history) >= throttle.num_requests:
+            wait = _wait(throttle, len(history), history[-1], now=now)
+            outcomes.append(Counted(wait=wait, refused=True))
         else:
-            throttle.history.insert(0, throttle.now)
-            writes.setdefault(throttle.duration, {})[throttle.key] = throttle.history
+            history.insert(0, now)
+            writes.setdefault(throttle.duration, {})[throttle.key] = history
+            outcomes.append(Counted())
     for duration, entries in writes.items():
         cache.set_many(entries, duration)
-    request.aitop_throttle_counted = Counted(wait=max(waits, default=None), refused=refused)
-    return request.aitop_throttle_counted
+    return outcomes
+
+
+def _wait(throttle, count: int, oldest: float, *, now: float) -> float | None:
+    """DRF's `wait()`: the rest of the period, shared among the requests it will allow."""
+    remaining = throttle.duration - (now - oldest)
+    available = throttle.num_requests - count + 1
+    return remaining / available if available > 0 else None

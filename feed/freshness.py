@@ -69,16 +69,18 @@ def generation_current_with(
 
 
 def generation_current_with_many(
-    keys: list[str], *, now: datetime.datetime | None = None
+    keys: list[str], *, now: datetime.datetime | None = None, read=None
 ) -> tuple[Freshness, dict]:
     """The current generation and the entries found under `keys`, read together (one MGET).
 
-    For an answer that needs more than its page: the API's also reads the
-    caller's throttle histories (api/cache.py).
+    For an answer that needs more than its page. `read(keys)` replaces
+    `cache.get_many` for a caller that does more in the same round trip (the
+    API counts the caller against its rates: api/cache.py).
     """
+    read = read or cache.get_many
     if not generation_in_cache():
-        return generation_current(now=now), cache.get_many(keys)
-    found = cache.get_many([GENERATION_KEY, *keys])
+        return generation_current(now=now), read(keys)
+    found = read([GENERATION_KEY, *keys])
     return _settled(found.pop(GENERATION_KEY, None), now=now or timezone.now()), found
 
 

@@ -80,9 +80,9 @@ def _generation_bumps_land_before_the_next_read(request, monkeypatch):
         land()
         return read_with(key, now=now)
 
-    def current_with_many(keys, *, now=None):
+    def current_with_many(keys, *, now=None, read=None):
         land()
-        return read_with_many(keys, now=now)
+        return read_with_many(keys, now=now, read=read)
 
     monkeypatch.setattr(freshness, "generation_current", current)
     monkeypatch.setattr(freshness, "generation_current_with", current_with)
