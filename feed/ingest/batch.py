@@ -33,6 +33,7 @@ from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.leases import (
     host_claim,
     host_release,
+    host_rows_ensure,
     host_slots,
     lease_free_q,
     source_release,
@@ -106,9 +107,9 @@ def sources_fetch_batch(
     is given back with its next fetch at the host's time (DEFERRED).
 
     What is the same for every source is done once a batch: the keyword
-    rules are read at the start; the fetch history is pruned, and the apps
-    above feed are told of the new items (feed.signals.arrivals_gathered),
-    at the end.
+    rules are read, and the hosts' slot rows made, at the start; the fetch
+    history is pruned, and the apps above feed are told of the new items
+    (feed.signals.arrivals_gathered), at the end.
     """
     concurrency = concurrency or settings.FETCH_CONCURRENCY
     pending = deque(sources)
@@ -116,6 +117,7 @@ def sources_fetch_batch(
     busy_hosts: dict[str, int] = {}
     results: list[IngestResult] = []
     tagger = keyword_tagger_active()
+    host_rows_ensure({host_key(source.feed_url) for source in sources})
     with (
         arrivals_gathered(),
         ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
