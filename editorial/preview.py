@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from feed.models import Item
-from feed.pages import FACET_LIMIT, item_page_context
+from feed.pages import item_page_context
 from feed.pages import stream_context as public_stream_context
 from feed.paging import group_by_day
 
@@ -46,11 +46,8 @@ def stream_context(request, item: Item, *, now: datetime.datetime | None = None)
         .for_cards()[: settings.AITOP_STREAM_PAGE_ITEMS - 1]
     )
     items = sorted([*neighbours, item], key=lambda i: (i.published_at, i.pk), reverse=True)
-    # The sidebar as readers see it: the tags of the newest visible items.
-    facets = Item.objects.visible(now=now).tag_counts(window=settings.AITOP_FACET_WINDOW)
-    context = public_stream_context(
-        request=request, days=group_by_day(items), facets=list(facets[:FACET_LIMIT])
-    )
+    # The sidebar as readers will see it: the tags of the page's items, the draft's among them.
+    context = public_stream_context(request=request, days=group_by_day(items))
     return {**context, "preview_item": item}
 
 

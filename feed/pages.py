@@ -9,7 +9,8 @@ as readers would see it.
 """
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.urls import reverse
@@ -22,7 +23,7 @@ from feed.links import NO_FILTERS, StreamQuery
 from feed.models import Item
 from feed.paging import Cursor, Day
 
-# How many of the most used tags the stream shows beside it.
+# How many of the most used tags of a page the stream shows beside it.
 FACET_LIMIT = 20
 RELATED_LIMIT = 6
 # Related items are looked for among this many visible items published before the item.
@@ -94,6 +95,38 @@ class Chip:
         return CHIP_PREFIXES.get(self.kind, "")
 
 
+@dataclass(frozen=True)
+class TagCount:
+    """A tag and how many of a page's items carry it."""
+
+    name: str
+    slug: str
+    item_count: int
+
+
+def page_tag_counts(
+    items: Sequence[Item], *, leave_out: Sequence[str] = (), limit: int = FACET_LIMIT
+) -> list[TagCount]:
+    """The tags of the page's items (cards already carry them), most used first.
+
+    Counted over the page, not over the archive or a window of it: no query,
+    and the same cost whatever the filters (the newest 500 items carrying two
+    common tags took 40 ms to find at a million items).
+    """
+    counts: Counter = Counter()
+    tags = {}
+    for item in items:
+        for tag in item.tags_sorted():
+            if tag.slug not in leave_out:
+                counts[tag.pk] += 1
+                tags[tag.pk] = tag
+    ranked = sorted(counts, key=lambda pk: (-counts[pk], tags[pk].name.casefold(), pk))
+    return [
+        TagCount(name=tags[pk].name, slug=tags[pk].slug, item_count=counts[pk])
+        for pk in ranked[:limit]
+    ]
+
+
 def stream_url(query: StreamQuery, *, base: str | None = None, **extra: str) -> str:
     """The stream (or the page at `base`) under `query`."""
     return (base or reverse("feed:stream")) + query.querystring(**extra)
@@ -158,20 +191,19 @@ def stream_context(
     query: StreamQuery = NO_FILTERS,
     base: str | None = None,
     older: Cursor | None = None,
-    facets: Iterable = (),
     tag_names: dict[str, str] | None = None,
     source_name: str = "",
     today: datetime.date | None = None,
 ) -> dict:
     """Everything templates/feed/stream.html shows, for days of items already fetched.
 
-    `facets` are tags annotated with `item_count` (`ItemQuerySet.tag_counts()`);
+    The tags beside the stream are those of these items (`page_tag_counts`);
     `tag_names` maps the active tag slugs to their names; tabs, chips and the
     search lead to `base` (the stream unless told otherwise, e.g. a day page).
     """
     base = base or reverse("feed:stream")
-    active = set(query.tags)
-    cards = iter(cards_render([item for day in days for item in day.items], query=query, base=base))
+    items = [item for day in days for item in day.items]
+    cards = iter(cards_render(items, query=query, base=base))
     return {
         "days": [
             DayCards(
@@ -203,8 +235,7 @@ def stream_context(
                 url=stream_url(query.with_tag(tag.slug), base=base),
                 count=tag.item_count,
             )
-            for tag in facets
-            if tag.slug not in active
+            for tag in page_tag_counts(items, leave_out=query.tags)
         ],
         "feeds": feed_links(query),
         "older_url": stream_url(query, base=base, before=older.token()) if older else "",

@@ -3,25 +3,21 @@
 import datetime
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from feed import hooks
 from feed.conditional import public_cache
 from feed.models import Item
-from feed.pages import FACET_LIMIT, stream_context
+from feed.pages import stream_context
 from feed.paging import neighbour_days, on_day, stream_page
 from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
 
 
-def _aside(filtered: Filtered) -> dict:
-    """The facets beside the stream (over the newest matching items) and the names chips show."""
+def _chip_names(filtered: Filtered) -> dict:
+    """The names the chips of the active tag and source filters show."""
     tag_names, source_name = filter_names(filtered.query)
-    # Active tags rank first (every item carries them) and are left out, so read past them.
-    limit = FACET_LIMIT + len(filtered.query.tags)
-    facets = list(filtered.items.tag_counts(window=settings.AITOP_FACET_WINDOW)[:limit])
-    return {"facets": facets, "tag_names": tag_names, "source_name": source_name}
+    return {"tag_names": tag_names, "source_name": source_name}
 
 
 @public_page
@@ -35,7 +31,7 @@ def stream(request):
         days=hooks.days_arrange(page.days, request),
         query=filtered.query,
         older=page.older,
-        **_aside(filtered),
+        **_chip_names(filtered),
     )
     return render(request, "feed/stream.html", context)
 
@@ -55,7 +51,7 @@ def day(request, day: datetime.date):
         query=filtered.query,
         base=request.path,
         older=page.older,
-        **_aside(filtered),
+        **_chip_names(filtered),
     )
     context.update(day=day, older_day=older_day, newer_day=newer_day)
     return render(request, "feed/day.html", context)

@@ -161,13 +161,26 @@ def test_facets_follow_the_desk_at_once(client, clock):
     assert ("推理", 1, "/?tag=%E6%8E%A8%E7%90%86") in facets(client.get("/").text)
 
 
-def test_facets_and_indexes_count_only_the_newest_window(client, clock, settings):
+def test_facets_count_the_tags_of_the_page_shown(client, clock, settings):
+    settings.AITOP_STREAM_PAGE_ITEMS = 2
+    make_item(tags=["旧"], published_at=clock.now - datetime.timedelta(days=3))
+    make_item(tags=["新"], published_at=clock.now - datetime.timedelta(hours=2))
+    make_item(tags=["新", "热"], published_at=clock.now - datetime.timedelta(hours=1))
+
+    first = client.get("/").text
+    older = re.search(r'<a class="pager-older" href="([^"]+)" rel="next"', first)[1]
+
+    assert facets(first) == [("新", 2, "/?tag=%E6%96%B0"), ("热", 1, "/?tag=%E7%83%AD")]
+    assert facets(client.get(unescape(older)).text) == [("旧", 1, "/?tag=%E6%97%A7")]
+
+
+def test_the_indexes_count_only_the_newest_window(client, clock, settings):
     settings.AITOP_FACET_WINDOW = 2
     make_item(tags=["旧"], published_at=clock.now - datetime.timedelta(days=3))
     make_item(tags=["新"], published_at=clock.now - datetime.timedelta(hours=2))
     make_item(tags=["新"], published_at=clock.now - datetime.timedelta(hours=1))
 
-    assert facets(client.get("/").text) == [("新", 2, "/?tag=%E6%96%B0")]
+    assert "新" in client.get("/tags/").text
     assert "旧" not in client.get("/tags/").text
 
 
