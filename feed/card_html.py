@@ -15,13 +15,17 @@ change to the card goes into both.
 
 import datetime
 import html
+import re
 from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import uri_to_iri
-from django.utils.html import strip_spaces_between_tags
 from django.utils.translation import gettext, ngettext
+
+# What {% spaceless %} removes (django.utils.html.strip_spaces_between_tags,
+# without its check for lazy strings on every call).
+_SPACES_BETWEEN_TAGS = re.compile(r">\s+<")
 
 # A placeholder id and slug, reversed once per page and replaced by each card's.
 _PK = 2_147_483_647
@@ -92,7 +96,9 @@ def _meta(item, source_chip, words: CardWords) -> str:
     parts = ['<p class="item-meta">']
     if item.published_at:
         local = item.published_at.astimezone(words.zone)
-        parts.append(f'<time datetime="{local.isoformat()}">{local:%H:%M}</time> ')
+        parts.append(
+            f'<time datetime="{local.isoformat()}">{local.hour:02d}:{local.minute:02d}</time> '
+        )
     current = ' aria-current="true"' if source_chip.active else ""
     parts.append(
         f'<span class="item-byline"><a class="item-source" href="{escape(source_chip.url)}"'
@@ -162,4 +168,4 @@ def card_html(item, *, tag_chips, category_chip, source_chip, words: CardWords) 
     )
     # As {% spaceless %} does: a value that is only whitespace between two tags goes too.
     # (The template's file ends in a newline after it.)
-    return strip_spaces_between_tags("".join(parts).strip()) + "\n"
+    return _SPACES_BETWEEN_TAGS.sub("><", "".join(parts).strip()) + "\n"

@@ -54,23 +54,46 @@ def _iri(base: str, query: StreamQuery) -> str:
     return base + "?" + "&".join(f"{name}={_iri_quote(value)}" for name, value in pairs)
 
 
+# Stands for a chip's value while a page's link shapes are worked out (a NUL
+# never reaches a page: feed.views.common refuses it with a 400).
+_VALUE = "\x00"
+
+
 class _ChipLinks:
-    """The links of one page's chips, each computed once: cards share tags and sources."""
+    """The links of one page's chips: each shape worked out once, each link a join.
+
+    A chip's link is the page's query with one value put in (a tag added, the
+    category or source set), so for each field the link is the same text
+    around the value: `before + value + after`, found once a page.
+    """
 
     def __init__(self, *, query: StreamQuery, base: str):
         self.query = query
         self.base = base
+        self._shapes: dict[str, tuple[str, str]] = {}
         self._urls: dict[tuple[str, str], str] = {}
         self._categories: dict[str, str] = {}
+
+    def _shape(self, field: str) -> tuple[str, str]:
+        shape = self._shapes.get(field)
+        if shape is None:
+            if field == "tag":
+                changed = self.query.with_tag(_VALUE)
+            else:
+                changed = self.query.replace(**{field: _VALUE})
+            before, after = _iri(self.base, changed).split(_iri_quote(_VALUE))
+            shape = self._shapes[field] = (before, after)
+        return shape
 
     def url(self, field: str, value: str) -> str:
         found = self._urls.get((field, value))
         if found is None:
-            if field == "tag":
-                changed = self.query.with_tag(value)
+            if field == "tag" and value in self.query.tags:
+                found = _iri(self.base, self.query)
             else:
-                changed = self.query.replace(**{field: value})
-            found = self._urls[(field, value)] = _iri(self.base, changed)
+                before, after = self._shape(field)
+                found = f"{before}{_iri_quote(value)}{after}"
+            self._urls[(field, value)] = found
         return found
 
     def category_label(self, item: Item) -> str:

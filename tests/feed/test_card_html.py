@@ -1,6 +1,7 @@
 """feed/card_html.py writes exactly what feed/partials/item_card.html renders, in both languages."""
 
 import datetime
+from urllib.parse import parse_qsl
 
 import pytest
 from django.template.loader import render_to_string
@@ -95,3 +96,23 @@ def test_cards_render_writes_the_template_cards_in_order(clock):
         for item in items
     ]
     assert 'href="/en/go/' in cards[0] and "Featured" in cards[0] and "100°" in cards[0]
+
+
+@pytest.mark.parametrize(("base", "query"), QUERIES)
+def test_each_chip_links_to_the_page_with_its_filter_put_in(clock, base, query):
+    items = _varied_items()
+
+    for item in items:
+        chips = card_chips(item, query=query, base=base)
+        expected = [
+            (chip, query.with_tag(tag.slug))
+            for chip, tag in zip(chips["tag_chips"], item.tags_sorted(), strict=True)
+        ]
+        expected.append((chips["source_chip"], query.replace(source=item.source.slug)))
+        if item.category:
+            expected.append((chips["category_chip"], query.replace(category=item.category)))
+
+        for chip, changed in expected:
+            path, _, querystring = chip.url.partition("?")
+            assert path == base
+            assert parse_qsl(querystring) == changed.params()
