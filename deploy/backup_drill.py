@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -144,10 +145,25 @@ def drill_postgres(url: str, *, keep: bool) -> dict[str, tuple]:
     return {table: (before.get(table), after.get(table)) for table in sorted({*before, *after})}
 
 
+# A time as dumpdata writes it: Django's JSON encoder keeps milliseconds and
+# drops a fraction that is all zeros ("…:12.000500" is dumped as "…:12.000",
+# restored as :12, and dumped again as "…:12"): the same time, two spellings.
+_DUMPED_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?$")
+
+
+def _canonical_time(value):
+    """A dumped time with its milliseconds always written, so both spellings compare equal."""
+    if isinstance(value, str) and (match := _DUMPED_TIME.match(value)):
+        seconds, fraction, zone = match.groups()
+        return f"{seconds}.{(fraction or '.')[1:4].ljust(3, '0')}{zone or ''}"
+    return value
+
+
 def _objects(dump: Path) -> dict[str, list[str]]:
     """A dumpdata file as model → its objects (canonical JSON), in a fixed order."""
     grouped: dict[str, list[str]] = {}
     for obj in json.loads(dump.read_text()):
+        obj["fields"] = {name: _canonical_time(value) for name, value in obj["fields"].items()}
         grouped.setdefault(obj["model"], []).append(json.dumps(obj, sort_keys=True))
     return {model: sorted(objs) for model, objs in grouped.items()}
 

@@ -4,6 +4,7 @@ It runs on the database the suite runs on: pg_dump → pg_restore on PostgreSQL,
 dumpdata → loaddata on SQLite, each into a database of its own.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -61,3 +62,26 @@ def test_a_backup_restores_into_a_fresh_database_with_zero_differences(demo_data
     item_table = "feed_item:" if connection.vendor == "postgresql" else "feed.item:"
     [items] = [line for line in lines if item_table in line]
     assert items.split(":")[1].split("→")[0].strip() not in {"0", "None"}
+
+
+def test_a_time_dumped_with_and_without_its_zero_milliseconds_compares_equal(tmp_path):
+    # Django's JSON encoder writes 08:40:12.000500 as "…12.000"; restored and
+    # dumped again, the same time reads "…12". The drill must not call that a difference.
+    sys.path.insert(0, str(PROJECT / "deploy"))
+    from backup_drill import _objects
+
+    row = {"model": "stories.heatscore", "pk": 1, "fields": {"heat": 5}}
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(
+        json.dumps([{**row, "fields": {**row["fields"], "at": "2026-12-04T08:40:12.000Z"}}])
+    )
+    second.write_text(
+        json.dumps([{**row, "fields": {**row["fields"], "at": "2026-12-04T08:40:12Z"}}])
+    )
+    later = tmp_path / "later.json"
+    later.write_text(
+        json.dumps([{**row, "fields": {**row["fields"], "at": "2026-12-04T08:40:12.001Z"}}])
+    )
+
+    assert _objects(first) == _objects(second)
+    assert _objects(first) != _objects(later)
