@@ -22,6 +22,7 @@ urlpatterns = [
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", RedocView.as_view(url_name="api:schema"), name="redoc"),
-    # Anything else under /api/ is a 404 in the API's error shape, not an HTML page.
-    re_path(r"^.*$", errors.not_found),
+    # Anything else under /api/ is a 404 in the API's error shape, not an HTML page;
+    # [\s\S] rather than "." so that a newline (%0A) in the address is caught too.
+    re_path(r"^[\s\S]*\Z", errors.not_found),
 ]

@@ -20,6 +20,17 @@ def test_unknown_api_address_is_a_json_404(api):
     }
 
 
+@pytest.mark.parametrize("method", ["get", "patch", "delete"])
+@pytest.mark.parametrize("path", ["/api/v1/items/%C3%95%0A%23q/", "/api/v1/%0A/", "/api/%0D%0Ax"])
+def test_an_address_with_a_line_break_is_a_json_404_too(api, method, path):
+    # Found by the schema fuzzer: "." stops at a newline, so these fell through to the HTML 404.
+    response = getattr(api, method)(path)
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
+
+
 def test_unknown_slug_is_a_404_in_the_error_shape(api):
     response = api.get("/api/v1/sources/no-such-source/")
 
