@@ -49,7 +49,8 @@ def adapt_entry(raw, entry) -> None:
     """Apply publisher rules to an entry feedparser read (mutates `raw`)."""
     # FeedBurner links go through its redirector; the original is given beside.
     original = entry.get("feedburner_origlink")
-    if original:
+    # (An origLink with attributes is a dict of them in feedparser's reading.)
+    if isinstance(original, str) and original:
         raw.link = original
     if _ARXIV_ERROR.match(raw.guid) or _ARXIV_ERROR.match(raw.link):
         detail = re.sub(r"\s+", " ", raw.summary).strip() or raw.title

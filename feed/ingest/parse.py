@@ -1,9 +1,9 @@
 """Parsing feed documents: bytes in, entries out; no network, no files, no ORM.
 
-Well-formed RSS 2.0 and Atom 1.0 are read by the lxml fast path
-(`feed.ingest.fastparse`), which gives what feedparser would give, forty
-times sooner. Everything else (RSS 0.9x/1.0, broken XML, DTDs…) goes
-through feedparser, always handed a BytesIO of
+Well-formed RSS (0.9x, 1.0, 2.0) and Atom 1.0 are read by the lxml fast
+path (`feed.ingest.fastparse`), which gives what feedparser would give,
+forty times sooner. Everything else (Atom 0.3, broken XML, DTDs, arXiv's
+own documents…) goes through feedparser, always handed a BytesIO of
 the bytes our guarded fetcher read (given a string, feedparser would fetch a
 URL or open a path itself). JSON Feed 1.0/1.1 is read here. arXiv (its Atom
 API and its RSS listings) and GitHub's Atom feeds are feedparser's output
