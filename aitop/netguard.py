@@ -23,12 +23,11 @@ Interface:
 """
 
 import contextlib
-import functools
 import ipaddress
 import socket
 import ssl
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 import certifi
@@ -202,10 +201,29 @@ class GuardedTransport(httpx.HTTPTransport):
         )
 
 
-@functools.cache
+# Loading a CA bundle costs about 16 ms of CPU, three times a whole HTTPS fetch
+# of a feed: each context is built once per process and shared by every client
+# (an SSLContext is safe to use from many threads at once).
+_ssl_contexts: dict[str, ssl.SSLContext] = {}
+_ssl_contexts_lock = threading.Lock()
+
+
+def ssl_context_once(key: str, build: Callable[[], ssl.SSLContext]) -> ssl.SSLContext:
+    """The context `build()` made the first time `key` was asked for in this process."""
+    context = _ssl_contexts.get(key)
+    if context is None:
+        # Worker threads fetch at once: without the lock each would load the bundle.
+        with _ssl_contexts_lock:
+            context = _ssl_contexts.get(key)
+            if context is None:
+                context = _ssl_contexts[key] = build()
+    return context
+
+
 def verifying_ssl_context(ca_bundle: str = "") -> ssl.SSLContext:
     """A TLS context that verifies certificates and host names (built once per bundle)."""
-    return ssl.create_default_context(cafile=ca_bundle or certifi.where())
+    cafile = ca_bundle or certifi.where()
+    return ssl_context_once(f"cafile:{cafile}", lambda: ssl.create_default_context(cafile=cafile))
 
 
 def guarded_client(

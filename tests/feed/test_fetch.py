@@ -358,6 +358,38 @@ def test_a_certificate_for_another_host_name_is_refused(local_ca, fetching, tmp_
         wrong.stop()
 
 
+def test_every_fetch_shares_one_tls_context_loaded_once(
+    tls_server, local_ca, fetching, tmp_path, monkeypatch
+):
+    bundle = tmp_path / "ca.pem"
+    local_ca.cert_pem.write_to_path(str(bundle))
+    fetching.FETCH_CA_BUNDLE = str(bundle)
+    loads, used = [], []
+    load_verify_locations = ssl.SSLContext.load_verify_locations
+    wrap_socket = ssl.SSLContext.wrap_socket
+
+    def counting_load(context, *args, **kwargs):
+        loads.append(context)
+        return load_verify_locations(context, *args, **kwargs)
+
+    def recording_wrap(context, *args, **kwargs):
+        if not kwargs.get("server_side"):  # the test server's side is not ours
+            used.append(context)
+        return wrap_socket(context, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counting_load)
+    monkeypatch.setattr(ssl.SSLContext, "wrap_socket", recording_wrap)
+
+    for _ in range(3):
+        assert fetch_feed(tls_server.url("/feed")).status_code == 200
+
+    # The bundle is read once; every connection is made with that one context.
+    assert len(loads) == 1
+    assert used == [loads[0]] * 3
+    assert loads[0].verify_mode == ssl.CERT_REQUIRED
+    assert loads[0].check_hostname is True
+
+
 def tiny_items(count: int) -> bytes:
     return rss(*(f"<item><link>https://e.example/{n}</link></item>" for n in range(count)))
 
