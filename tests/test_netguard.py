@@ -1,14 +1,18 @@
 """The network guard: no URL reaches an address of our own network, however it is spelt."""
 
+import contextlib
 import ipaddress
+import socket
 import ssl
 import threading
+import time
 
 import httpx
 import pytest
 
 from aitop.netguard import (
     BlockedAddressError,
+    Deadline,
     address_refusal,
     guarded_client,
     resolve_checked,
@@ -185,3 +189,21 @@ def test_threads_asking_for_a_tls_context_at_once_load_the_bundle_once(tmp_path,
     assert len(loads) == 1
     assert all(context is loads[0] for context in contexts)
     assert len(contexts) == 8
+
+
+def test_a_deadline_among_many_later_ones_is_cut_when_it_passes():
+    threads_before = threading.active_count()
+    with contextlib.ExitStack() as later:
+        waiting = [later.enter_context(Deadline(60)) for _ in range(200)]
+        # One watchdog thread at most, whatever the number of deadlines.
+        assert threading.active_count() <= threads_before + 1
+        reader, writer = socket.socketpair()
+        with reader, writer, Deadline(0.2) as soon:
+            soon.sockets.append(reader)
+            started = time.monotonic()
+            # Blocks until the watchdog shuts the socket down (then reads b"").
+            reader.settimeout(5)
+            assert reader.recv(1) == b""
+            assert time.monotonic() - started < 2
+        assert soon.expired
+        assert not any(deadline.expired for deadline in waiting)
