@@ -23,12 +23,15 @@ Interface:
 """
 
 import contextlib
-import functools
+import heapq
 import ipaddress
+import itertools
+import os
 import socket
 import ssl
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 import certifi
@@ -202,10 +205,29 @@ class GuardedTransport(httpx.HTTPTransport):
         )
 
 
-@functools.cache
+# Loading a CA bundle costs about 16 ms of CPU, three times a whole HTTPS fetch
+# of a feed: each context is built once per process and shared by every client
+# (an SSLContext is safe to use from many threads at once).
+_ssl_contexts: dict[str, ssl.SSLContext] = {}
+_ssl_contexts_lock = threading.Lock()
+
+
+def ssl_context_once(key: str, build: Callable[[], ssl.SSLContext]) -> ssl.SSLContext:
+    """The context `build()` made the first time `key` was asked for in this process."""
+    context = _ssl_contexts.get(key)
+    if context is None:
+        # Worker threads fetch at once: without the lock each would load the bundle.
+        with _ssl_contexts_lock:
+            context = _ssl_contexts.get(key)
+            if context is None:
+                context = _ssl_contexts[key] = build()
+    return context
+
+
 def verifying_ssl_context(ca_bundle: str = "") -> ssl.SSLContext:
     """A TLS context that verifies certificates and host names (built once per bundle)."""
-    return ssl.create_default_context(cafile=ca_bundle or certifi.where())
+    cafile = ca_bundle or certifi.where()
+    return ssl_context_once(f"cafile:{cafile}", lambda: ssl.create_default_context(cafile=cafile))
 
 
 def guarded_client(
@@ -238,17 +260,17 @@ class Deadline:
     pass `extensions={"trace": deadline.trace}` to each request made under it.
 
     httpx's timeouts count each read on its own, so a receiver that drips a
-    header line every second never trips them; when this deadline passes, a
-    timer shuts the try's sockets down, which ends any read that is waiting.
+    header line every second never trips them; when this deadline passes, the
+    process's watchdog shuts the try's sockets down, which ends any read that
+    is waiting.
     """
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.expired = False
+        self.due = 0.0
         self.sockets: list[socket.socket] = []
         self.lock = threading.Lock()
-        self.timer = threading.Timer(seconds, self.cut)
-        self.timer.daemon = True
 
     def trace(self, event: str, info: dict) -> None:
         """httpcore's trace hook: note each socket the try opens."""
@@ -270,8 +292,70 @@ class Deadline:
                 sock.shutdown(socket.SHUT_RDWR)
 
     def __enter__(self) -> "Deadline":
-        self.timer.start()
+        self.due = time.monotonic() + self.seconds
+        _watchdog.watch(self)
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self.timer.cancel()
+        _watchdog.forget(self)
+
+
+class _Watchdog:
+    """One daemon thread per process that cuts each Deadline when it passes.
+
+    A thread per deadline (threading.Timer) cost a thread's start and end on
+    every fetch; here the deadlines in flight wait in a heap, earliest first.
+    """
+
+    def __init__(self):
+        self.wake = threading.Condition(threading.Lock())
+        self.heap: list[tuple[float, int, Deadline]] = []
+        self.order = itertools.count()  # ties never compare Deadlines
+        self.thread: threading.Thread | None = None
+
+    def watch(self, deadline: Deadline) -> None:
+        with self.wake:
+            if self.thread is None:
+                self.thread = threading.Thread(
+                    target=self._run, name="aitop-deadline-watchdog", daemon=True
+                )
+                self.thread.start()
+            heapq.heappush(self.heap, (deadline.due, next(self.order), deadline))
+            if self.heap[0][2] is deadline:
+                self.wake.notify()  # earlier than what the thread waits for
+
+    def forget(self, deadline: Deadline) -> None:
+        with self.wake:
+            # The heap holds only the exchanges in flight (a worker's
+            # concurrency): a scan is cheaper than keeping finished ones.
+            for index, entry in enumerate(self.heap):
+                if entry[2] is deadline:
+                    self.heap[index] = self.heap[-1]
+                    self.heap.pop()
+                    heapq.heapify(self.heap)
+                    break
+
+    def _next_due(self) -> Deadline:
+        with self.wake:
+            while True:
+                if not self.heap:
+                    self.wake.wait()
+                    continue
+                wait = self.heap[0][0] - time.monotonic()
+                if wait <= 0:
+                    return heapq.heappop(self.heap)[2]
+                self.wake.wait(wait)
+
+    def _run(self) -> None:
+        while True:
+            deadline = self._next_due()
+            # Outside the heap's lock: shutting sockets down may take a moment.
+            deadline.cut()
+
+    def _after_fork(self) -> None:
+        # A forked child has none of its parent's threads: it starts its own.
+        self.__init__()
+
+
+_watchdog = _Watchdog()
+os.register_at_fork(after_in_child=_watchdog._after_fork)

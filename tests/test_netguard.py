@@ -1,16 +1,23 @@
 """The network guard: no URL reaches an address of our own network, however it is spelt."""
 
+import contextlib
 import ipaddress
+import socket
+import ssl
+import threading
+import time
 
 import httpx
 import pytest
 
 from aitop.netguard import (
     BlockedAddressError,
+    Deadline,
     address_refusal,
     guarded_client,
     resolve_checked,
     url_refusal,
+    verifying_ssl_context,
 )
 from tests.loopback import LoopbackServer, respond
 
@@ -150,3 +157,53 @@ def test_a_network_lets_through_only_the_addresses_it_holds():
 )
 def test_one_scheme_and_host_check_for_every_outgoing_url(url, refusal):
     assert url_refusal(url) == refusal
+
+
+def test_threads_asking_for_a_tls_context_at_once_load_the_bundle_once(tmp_path, monkeypatch):
+    import trustme
+
+    bundle = tmp_path / "ca.pem"
+    trustme.CA().cert_pem.write_to_path(str(bundle))
+    loads = []
+    load_verify_locations = ssl.SSLContext.load_verify_locations
+
+    def slow_load(context, *args, **kwargs):
+        loads.append(context)
+        threading.Event().wait(0.05)  # wide open for a second thread to build its own
+        return load_verify_locations(context, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", slow_load)
+    start = threading.Barrier(8)
+    contexts = []
+
+    def ask():
+        start.wait()
+        contexts.append(verifying_ssl_context(str(bundle)))
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(loads) == 1
+    assert all(context is loads[0] for context in contexts)
+    assert len(contexts) == 8
+
+
+def test_a_deadline_among_many_later_ones_is_cut_when_it_passes():
+    threads_before = threading.active_count()
+    with contextlib.ExitStack() as later:
+        waiting = [later.enter_context(Deadline(60)) for _ in range(200)]
+        # One watchdog thread at most, whatever the number of deadlines.
+        assert threading.active_count() <= threads_before + 1
+        reader, writer = socket.socketpair()
+        with reader, writer, Deadline(0.2) as soon:
+            soon.sockets.append(reader)
+            started = time.monotonic()
+            # Blocks until the watchdog shuts the socket down (then reads b"").
+            reader.settimeout(5)
+            assert reader.recv(1) == b""
+            assert time.monotonic() - started < 2
+        assert soon.expired
+        assert not any(deadline.expired for deadline in waiting)

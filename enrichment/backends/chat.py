@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from aitop.backoff import backoff_seconds
 from aitop.days import utc_if_naive
+from aitop.netguard import ssl_context_once
 from enrichment.backends.base import Answer, BackendError, BudgetExhausted
 from enrichment.budget import budget_reserve, budget_settle, cost_estimate
 from enrichment.prompts import Prompt, prompt_render
@@ -184,7 +185,11 @@ class ChatBackend:
         url = f"{self.base_url}/chat/completions"
         tries = self.max_retries + 1
         with httpx.Client(
-            timeout=self.timeout, transport=self.transport, follow_redirects=False
+            timeout=self.timeout,
+            transport=self.transport,
+            follow_redirects=False,
+            # httpx's own default context (certifi, or SSL_CERT_FILE/DIR), loaded once a process.
+            verify=ssl_context_once("httpx-default", httpx.create_ssl_context),
         ) as client:
             for attempt in range(tries):
                 wait = backoff_seconds(

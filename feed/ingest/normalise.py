@@ -191,9 +191,12 @@ def url_canonical(url: str, *, base: str = "") -> str | None:
     if not url:
         return None
     try:
-        if base:
-            url = urljoin(base, url)
         parts = urlsplit(url)
+        if base and not _joins_to_itself(url, parts):
+            url = urljoin(base, url)
+            parts = urlsplit(url)
+        elif base:
+            urlsplit(base)  # urljoin refuses a base it cannot read: so does this
         port = parts.port
     except ValueError:
         return None
@@ -216,6 +219,15 @@ def url_canonical(url: str, *, base: str = "") -> str | None:
         if pair and not _is_tracking(pair.split("=", 1)[0])
     )
     return urlunsplit((scheme, host, path, query, ""))
+
+
+def _joins_to_itself(url: str, parts) -> bool:
+    """True if urljoin(base, url), whatever the base, is url as urlsplit reads it (most links).
+
+    urljoin hands back an absolute URL with a host unresolved, only re-spelt:
+    the empty parameters of "…/page;" are dropped, so those still go to it.
+    """
+    return url.startswith(("https://", "http://")) and bool(parts.netloc) and ";" not in url
 
 
 def _is_tracking(name: str) -> bool:

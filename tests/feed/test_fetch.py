@@ -1,5 +1,6 @@
 """Fetching from servers that misbehave: each fault is stopped, reported and survived."""
 
+import concurrent.futures
 import contextlib
 import datetime
 import gzip
@@ -96,6 +97,38 @@ def test_headers_dripped_past_the_total_timeout_end_the_fetch_on_time(fetching):
         listener.close()
 
     assert time.monotonic() - started < 2.5
+
+
+def test_concurrent_fetches_share_one_watchdog_and_each_is_still_cut_off_on_time(server, fetching):
+    fetching.FETCH_TOTAL_TIMEOUT = 1.0
+    fetches = 12
+    all_waiting = threading.Event()
+
+    def stall_after_headers(h):
+        h.send_response(200)
+        h.send_header("Content-Length", "1000")
+        h.end_headers()
+        h.wfile.write(b"<rss>")
+        h.wfile.flush()
+        with server.lock:
+            if server.in_flight == fetches:
+                all_waiting.set()
+        server.stopping.wait(30)
+
+    server.route("/feed", stall_after_headers)
+    threads_before = threading.active_count()
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(fetches) as pool:
+        futures = [pool.submit(fetch_feed, server.url("/feed")) for _ in range(fetches)]
+        assert all_waiting.wait(5)
+        # The pool's threads, the server's (one a connection) and one watchdog:
+        # no thread of a fetch's own.
+        assert threading.active_count() <= threads_before + 2 * fetches + 1
+        errors = [future.exception(timeout=10) for future in futures]
+
+    assert all(isinstance(error, FetchError) for error in errors)
+    assert all("too slow" in error.message for error in errors)
+    assert time.monotonic() - started < 3
 
 
 def test_an_endless_body_is_cut_off_at_the_size_limit(server, fetching):
@@ -356,6 +389,38 @@ def test_a_certificate_for_another_host_name_is_refused(local_ca, fetching, tmp_
         fetch_fails(make_source(feed_url=wrong.url("/feed")), "TLS certificate")
     finally:
         wrong.stop()
+
+
+def test_every_fetch_shares_one_tls_context_loaded_once(
+    tls_server, local_ca, fetching, tmp_path, monkeypatch
+):
+    bundle = tmp_path / "ca.pem"
+    local_ca.cert_pem.write_to_path(str(bundle))
+    fetching.FETCH_CA_BUNDLE = str(bundle)
+    loads, used = [], []
+    load_verify_locations = ssl.SSLContext.load_verify_locations
+    wrap_socket = ssl.SSLContext.wrap_socket
+
+    def counting_load(context, *args, **kwargs):
+        loads.append(context)
+        return load_verify_locations(context, *args, **kwargs)
+
+    def recording_wrap(context, *args, **kwargs):
+        if not kwargs.get("server_side"):  # the test server's side is not ours
+            used.append(context)
+        return wrap_socket(context, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counting_load)
+    monkeypatch.setattr(ssl.SSLContext, "wrap_socket", recording_wrap)
+
+    for _ in range(3):
+        assert fetch_feed(tls_server.url("/feed")).status_code == 200
+
+    # The bundle is read once; every connection is made with that one context.
+    assert len(loads) == 1
+    assert used == [loads[0]] * 3
+    assert loads[0].verify_mode == ssl.CERT_REQUIRED
+    assert loads[0].check_hostname is True
 
 
 def tiny_items(count: int) -> bytes:

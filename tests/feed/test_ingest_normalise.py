@@ -1,6 +1,8 @@
 """Normalising: what a feed says, turned into what we store."""
 
 import datetime
+import json
+from urllib.parse import urljoin
 
 import pytest
 
@@ -10,10 +12,12 @@ from feed.ingest.normalise import (
     entries_normalise,
     entry_normalise,
     summary_cut,
+    text_clean,
     text_plain,
     url_canonical,
 )
-from feed.ingest.parse import RawEntry
+from feed.ingest.parse import ParseError, RawEntry, parse_feed
+from tests.loopback import FEEDS
 
 NOW = datetime.datetime(2026, 12, 1, 8, 0, tzinfo=datetime.UTC)
 
@@ -48,6 +52,62 @@ def test_relative_links_are_resolved_against_the_base():
     assert url_canonical("../b?x=1", base="https://news.example/feeds/a/") == (
         "https://news.example/feeds/b?x=1"
     )
+
+
+def canonical_joined_as_before(url: str, base: str) -> str | None:
+    """url_canonical as it was: every link through urljoin first."""
+    url = text_clean(url).strip()
+    if not url:
+        return None
+    try:
+        return url_canonical(urljoin(base, url))
+    except ValueError:
+        return None
+
+
+def corpus_links() -> list[str]:
+    links = []
+    for doc in json.loads((FEEDS / "manifest.json").read_text()):
+        try:
+            parsed = parse_feed((FEEDS / doc["file"]).read_bytes(), url="https://f.example/")
+        except ParseError:
+            continue
+        links.extend(entry.link for entry in parsed.entries if entry.link)
+    return links
+
+
+ODD_LINKS = [
+    "http:///no-host",
+    "https:no-slashes",
+    "HTTPS://Upper.example/a",
+    "http://news.example/a;",
+    "http://news.example/a;p=1?q=2#f",
+    "https://news.example/./a/../b",
+    "https://news.example?",
+    "https://news.example/#",
+    "https://news.example/a\tb",
+    "https://[::1/",
+    "https://exa\uff0fmple.com/",
+    "//cdn.example/x",
+    "/root",
+    "../up",
+    "?page=2",
+    "#top",
+    "https://news.example:443/a?utm_source=x&id=1",
+]
+BASES = ["https://news.example/feeds/a/", "http://news.example/feed", "https://[::1/", ""]
+
+
+def test_links_resolve_against_the_base_as_urljoin_resolves_them():
+    links = corpus_links() + ODD_LINKS
+    assert len(links) > 800
+
+    for base in BASES:
+        for link in links:
+            assert url_canonical(link, base=base) == canonical_joined_as_before(link, base), (
+                link,
+                base,
+            )
 
 
 @pytest.mark.parametrize(
