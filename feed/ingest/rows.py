@@ -17,6 +17,28 @@ from django.db import connection
 
 from feed.models import FetchAttempt, Source
 
+# Fields whose Python value is what the ORM sends the driver (text, integers):
+# preparing them field by field was a tenth of a fetch's writing.
+_PLAIN_TYPES = {
+    "CharField",
+    "TextField",
+    "ForeignKey",
+    "PositiveSmallIntegerField",
+    "PositiveIntegerField",
+}
+
+
+def _is_plain(field) -> bool:
+    return field.get_internal_type() in _PLAIN_TYPES
+
+
+def _prepared(field, value, plain: frozenset):
+    """The value as the ORM's update or insert would send it to the driver."""
+    return value if field.attname in plain else field.get_db_prep_save(value, connection)
+
+
+_SOURCE_PLAIN = frozenset(f.attname for f in Source._meta.concrete_fields if _is_plain(f))
+
 
 @functools.cache
 def _source_update_sql(columns: tuple[str, ...], vendor: str) -> str:
@@ -39,13 +61,14 @@ def source_state_release(*, source_id: int, owner: str, state: dict) -> bool:
     changes = state | {"lease_owner": "", "lease_expires_at": None}
     fields = [Source._meta.get_field(name) for name in changes]
     sql = _source_update_sql(tuple(field.column for field in fields), connection.vendor)
-    params = [field.get_db_prep_save(changes[field.name], connection) for field in fields]
+    params = [_prepared(field, changes[field.name], _SOURCE_PLAIN) for field in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, source_id, owner])
         return cursor.rowcount == 1
 
 
 _ATTEMPT_FIELDS = [field for field in FetchAttempt._meta.concrete_fields if not field.primary_key]
+_ATTEMPT_PLAIN = frozenset(field.attname for field in _ATTEMPT_FIELDS if _is_plain(field))
 
 
 @functools.cache
@@ -71,6 +94,6 @@ def fetch_attempt_insert(
     params = []
     for field in _ATTEMPT_FIELDS:
         value = values[field.attname] if field.attname in values else field.get_default()
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(_prepared(field, value, _ATTEMPT_PLAIN))
     with connection.cursor() as cursor:
         cursor.execute(_attempt_insert_sql(connection.vendor), params)

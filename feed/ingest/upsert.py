@@ -25,7 +25,7 @@ import dataclasses
 import datetime
 
 from feed.ingest import wording
-from feed.ingest.insert import items_insert_new, items_known
+from feed.ingest.insert import items_insert_new, items_known, items_seen
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.normalise import Entry, Skip
 from feed.ingest.tagging import items_tag
@@ -107,7 +107,7 @@ def _upsert_batch(
             counts.unchanged += 1
             seen_ids.append(item.id)
     if seen_ids:
-        Item.objects.filter(id__in=seen_ids).update(fetched_at=now)
+        items_seen(item_ids=seen_ids, fetched_at=now)
     if fresh:
         _items_create(
             source=source,
