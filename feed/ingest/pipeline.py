@@ -36,6 +36,7 @@ from feed.ingest.leases import (
 )
 from feed.ingest.normalise import Entry, Skip, entries_normalise, text_clean
 from feed.ingest.parse import ParseError, parse_feed
+from feed.ingest.rows import fetch_attempt_insert, source_state_release
 from feed.ingest.schedule import (
     host_key,
     interval_adapt,
@@ -269,18 +270,15 @@ def source_record(
             else UpsertCounts()
         )
         state = _source_state(source, read, now=now, changed=bool(counts.new or counts.updated))
-        released = Source.objects.filter(pk=source.pk, lease_owner=owner).update(
-            **state, lease_owner="", lease_expires_at=None
-        )
-        if not released:
+        if not source_state_release(source_id=source.pk, owner=owner, state=state):
             raise LeaseLostError
         reasons = _reasons(read.skips + counts.skips)
         seconds = time.monotonic() - started
-        FetchAttempt.objects.create(
-            source=source,
+        fetch_attempt_insert(
+            source_id=source.pk,
             started_at=now,
             duration=datetime.timedelta(seconds=seconds),
-            status=read.status,
+            status=str(read.status),
             http_status=read.http_status,
             items_new=counts.new,
             items_updated=counts.updated,

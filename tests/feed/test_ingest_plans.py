@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 
 from enrichment.services import fetch_pending
-from feed.ingest.upsert import cluster_other_sources, items_maybe_known
+from feed.ingest.insert import _insert_sql, known_statement
 from feed.models import Source
 
 pytestmark = [
@@ -19,12 +19,18 @@ pytestmark = [
 ]
 
 
-def test_a_fetchs_cluster_lookup_uses_the_partial_cluster_index():
-    source = Source.objects.create(name="One", slug="one")
-    plan = cluster_other_sources({"key-a", "key-b"}, source=source).explain()
+def plan(sql: str, params: list) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        return "\n".join(row[-1] for row in cursor.fetchall())
 
-    assert "SEARCH feed_item USING INDEX item_cluster_idx" in plan, plan
-    assert "SCAN feed_item" not in plan, plan
+
+def test_the_inserts_count_of_other_sources_with_the_story_uses_the_partial_cluster_index():
+    sql, _ = _insert_sql("sqlite", 2)
+    found = plan(sql, [None] * sql.count("%s"))
+
+    assert "SEARCH o USING INDEX item_cluster_idx" in found, found
+    assert "SCAN o" not in found, found
 
 
 def test_enrichments_pick_up_after_a_fetch_uses_the_source_and_fetch_time_index():
@@ -35,10 +41,12 @@ def test_enrichments_pick_up_after_a_fetch_uses_the_source_and_fetch_time_index(
     assert "SCAN feed_item" not in plan, plan
 
 
-def test_a_fetchs_look_up_of_known_items_reads_two_index_ranges():
+def test_a_fetchs_look_up_of_known_items_and_tombstones_reads_index_ranges():
     source = Source.objects.create(name="One", slug="one")
-    plan = items_maybe_known(source=source, guids=["g1", "g2"], urls=["https://a/1"]).explain()
+    found = plan(*known_statement(source_id=source.pk, guids=["g1", "g2"], urls=["https://a/1"]))
 
-    assert "MULTI-INDEX OR" in plan, plan
-    assert "USING INDEX item_unique_guid_per_source" in plan, plan
-    assert "SCAN feed_item" not in plan, plan
+    assert "MULTI-INDEX OR" in found, found
+    assert "USING INDEX item_unique_guid_per_source" in found, found
+    assert "SEARCH feed_tombstone USING COVERING INDEX" in found, found
+    assert "SCAN feed_item" not in found, found
+    assert "SCAN feed_tombstone" not in found, found

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from feed.ingest import Outcome, ingest_source
+from feed.ingest import Outcome, ingest_source, upsert
 from feed.models import FetchAttempt, Item, KeywordRule, Tombstone
 from tests.factories import make_item, make_source
 from tests.loopback import rss, rss_item
@@ -228,18 +228,18 @@ def test_an_unexpected_item_conflict_is_taken_as_known_and_the_rest_go_in(
 ):
     server.serve("/feed", rss(rss_item(1), rss_item(2)))
     source = make_source(feed_url=server.url("/feed"))
-    real_filter = Item.objects.filter
+    real_insert = upsert.items_insert_new
     # Another worker commits story 1 after our look-up of known URLs, just
-    # before our insert (the heat query is the last one in between).
+    # before our insert.
     calls = {"n": 0}
 
-    def racing_filter(*args, **kwargs):
-        if "cluster_key__in" in kwargs and calls["n"] == 0:
+    def racing_insert(**kwargs):
+        if calls["n"] == 0:
             calls["n"] += 1
             make_item(url="https://news.example/stories/1", status="draft")
-        return real_filter(*args, **kwargs)
+        return real_insert(**kwargs)
 
-    monkeypatch.setattr(Item.objects, "filter", racing_filter)
+    monkeypatch.setattr(upsert, "items_insert_new", racing_insert)
     result = ingest_source(source, now=NOW)
 
     assert calls["n"] == 1  # the rival did come in between
