@@ -14,6 +14,13 @@ pytestmark = pytest.mark.django_db
 EN = {"accept-language": "en"}
 
 
+def earlier_today() -> datetime.datetime:
+    """A moment before now on today's date in the site's zone (an hour ago may be yesterday)."""
+    now = timezone.localtime()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return midnight + (now - midnight) / 2
+
+
 def preview_urls(item: Item) -> list[str]:
     return [f"/editorial/preview/{item.pk}/stream/", f"/editorial/preview/{item.pk}/item/"]
 
@@ -30,7 +37,7 @@ def draft():
 
 
 def test_the_stream_preview_shows_the_draft_among_the_day_with_a_banner(client, draft):
-    make_item(title="Published this morning")
+    make_item(title="Published this morning", published_at=earlier_today())
     client.force_login(make_editor())
 
     html = client.get(preview_urls(draft)[0], headers=EN).text
@@ -114,8 +121,8 @@ def test_the_public_site_still_hides_the_draft(client, draft):
 
 
 def test_the_stream_preview_has_the_sidebar_readers_will_see(client, draft):
-    make_item(title="Published this morning", tags=["推理", "开源"])
-    make_item(title="And another", tags=["推理"])
+    make_item(title="Published this morning", tags=["推理", "开源"], published_at=earlier_today())
+    make_item(title="And another", tags=["推理"], published_at=earlier_today())
     client.force_login(make_editor())
 
     html = client.get(preview_urls(draft)[0], headers=EN).text
