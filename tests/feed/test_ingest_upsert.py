@@ -137,6 +137,27 @@ def test_the_same_story_at_another_url_is_clustered_and_hotter(server, fetching)
     assert (one.heat, two.heat) == (50, 60)
 
 
+def test_entries_sharing_a_story_count_each_other_source_once_and_not_their_own(server, fetching):
+    title = "OpenAI ships a reasoning model to everyone"
+    server.serve("/a", rss(rss_item(1, title=title, host="one.example")))
+    server.serve("/b", rss(rss_item(1, title=title, host="two.example")))
+    # The third feed carries the story three times, at three URLs.
+    server.serve(
+        "/c", rss("".join(rss_item(n, title=title, host="three.example") for n in (1, 2, 3)))
+    )
+    first, second, third = (
+        make_source(feed_url=server.url(path), weight=50) for path in ("/a", "/b", "/c")
+    )
+
+    for source in (first, second, third):
+        ingest_source(source, now=NOW)
+
+    heats = sorted(Item.objects.filter(source=third).values_list("heat", flat=True))
+    # Two other sources carry it: +10 each, whatever the third feed itself holds.
+    assert heats == [70, 70, 70]
+    assert Item.objects.get(source=second).heat == 60
+
+
 def test_an_entry_found_by_guid_is_the_same_item_even_at_a_new_url(server, fetching):
     item_xml = (
         "<item><title>Moved</title><link>https://news.example/new-place</link>"
