@@ -19,9 +19,11 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 from feed.cards import cards_render
+from feed.day_html import days_html
 from feed.links import NO_FILTERS, StreamQuery
 from feed.models import Item
 from feed.paging import Cursor, Day
+from feed.templatetags.feed_tags import day_heading
 
 # How many of the most used tags of a page the stream shows beside it.
 FACET_LIMIT = 20
@@ -73,13 +75,46 @@ class Link:
 
 @dataclass(frozen=True)
 class DayCards:
-    """A day as the templates show it: its heading facts and its rendered cards."""
+    """A day as the templates show it: its heading facts and its rendered cards.
+
+    The heading's text, anchor and links are worked out here, once a page
+    (`_DayLinks`): a search or a rare tag spreads its 50 cards over as many
+    days, and the template's date filters and `{% url %}` tags for each cost
+    half of such a page's CPU.
+    """
 
     date: datetime.date
     cards: list
     items: list
     continued: bool = False
     continues: bool = False
+    heading: str = ""
+    url: str = ""
+    brief_url: str = ""
+
+    @property
+    def iso(self) -> str:
+        return self.date.isoformat()
+
+
+class _DayLinks:
+    """A day's page (with the page's filters) and its daily brief, from one reverse() each."""
+
+    # Any date: the links of the others are these with the date replaced.
+    _SAMPLE = datetime.date(2000, 1, 1)
+
+    def __init__(self, querystring: str):
+        sample = self._SAMPLE.isoformat()
+        self._day = reverse("feed:day", args=[self._SAMPLE]).split(sample)
+        # The daily brief lives in the stories app; its address is linked by name only.
+        self._brief = reverse("stories:daily", args=[self._SAMPLE]).split(sample)
+        self._querystring = querystring
+
+    def day(self, date: datetime.date) -> str:
+        return date.isoformat().join(self._day) + self._querystring
+
+    def brief(self, date: datetime.date) -> str:
+        return date.isoformat().join(self._brief)
 
 
 @dataclass(frozen=True)
@@ -202,24 +237,31 @@ def stream_context(
     search lead to `base` (the stream unless told otherwise, e.g. a day page).
     """
     base = base or reverse("feed:stream")
+    today = today or timezone.localdate()
     items = [item for day in days for item in day.items]
     cards = iter(cards_render(items, query=query, base=base))
+    links = _DayLinks(query.querystring())
+    day_cards = [
+        DayCards(
+            date=day.date,
+            cards=[next(cards) for _ in day.items],
+            items=day.items,
+            continued=day.continued,
+            continues=day.continues,
+            heading=day_heading(day.date, today),
+            url=links.day(day.date),
+            brief_url=links.brief(day.date),
+        )
+        for day in days
+    ]
     return {
-        "days": [
-            DayCards(
-                date=day.date,
-                cards=[next(cards) for _ in day.items],
-                items=day.items,
-                continued=day.continued,
-                continues=day.continues,
-            )
-            for day in days
-        ],
+        "days": day_cards,
+        "days_html": days_html(day_cards),
         "query": query,
         "canonical_url": request.build_absolute_uri(
             base + query.querystring(before=request.GET.get("before", "").strip())
         ),
-        "today": today or timezone.localdate(),
+        "today": today,
         "kind_tabs": _tabs(query, "kind", KIND_TABS, base),
         "category_tabs": _tabs(query, "category", CATEGORY_TABS, base),
         "featured_link": Link(
