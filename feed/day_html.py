@@ -13,19 +13,14 @@ each language, for headings continued and not, and compares them byte for
 byte. A change to the section goes into both.
 """
 
-from typing import TYPE_CHECKING
-
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from feed.card_html import escape
 
-if TYPE_CHECKING:  # feed.pages calls this module
-    from feed.pages import DayCards
 
-
-def day_section_html(day: "DayCards", *, continued: str, brief: str, continues: str) -> str:
-    """One day with a visible, linked heading, as the partial renders it."""
+def day_section_html(day, *, continued: str, brief: str, continues: str) -> str:
+    """One day (a `feed.pages.DayCards`) with a linked heading, as the partial renders it."""
     iso = day.iso
     heading = f'<a href="{escape(day.url)}">{escape(day.heading)}</a>'
     if day.continued:
@@ -39,7 +34,7 @@ def day_section_html(day: "DayCards", *, continued: str, brief: str, continues: 
     )
 
 
-def days_html(days: list["DayCards"]) -> SafeString:
+def days_html(days: list) -> SafeString:
     """The stream's days, in order; the cards inside are already escaped HTML."""
     words = {
         "continued": escape(gettext("(continued)")),
