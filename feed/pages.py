@@ -79,8 +79,8 @@ class DayCards:
 
     The heading's text, anchor and links are worked out here, once a page
     (`_DayLinks`): a search or a rare tag spreads its 50 cards over as many
-    days, and the template's date filters and `{% url %}` tags for each cost
-    half of such a page's CPU.
+    days, and the partial's date filters and `{% url %}` tags for each were
+    a fifth of such a page's cold CPU (feed/day_html.py writes the rest).
     """
 
     date: datetime.date

@@ -122,8 +122,10 @@ def _upsert_batch(
 def _items_known(
     *, source: Source, guids: list[str], urls: list[str]
 ) -> tuple[dict[str, Item], dict[str, Item], set[str]]:
-    """The items these entries may be, by guid (in this source) and by URL (in any), and the
-    tombstoned URLs among them; one query."""
+    """The items these entries may be, by guid and by URL, and the tombstoned URLs: one query.
+
+    By guid in this source, by URL in any.
+    """
     known, tombstoned = items_known(source=source, guids=guids, urls=urls)
     wanted_guids, wanted_urls = set(guids), set(urls)
     by_guid, by_url = {}, {}
