@@ -125,7 +125,8 @@ def anonymous_count(request) -> Counted:
     the cache or rendered, and the view's throttles then take that count
     instead of counting again (`_SharedLog.allow_request`).
     """
-    anonymous_count_reading(request, anonymous_throttles(request), [])
+    if getattr(request, "aitop_throttle_counted", None) is None:
+        anonymous_count_reading(request, anonymous_throttles(request), [])
     return request.aitop_throttle_counted
 
 
