@@ -33,6 +33,7 @@ from feed.conditional import (
     _RELEASE,
     CachedPage,
     entry_current,
+    not_modified,
     page_answer,
     page_store,
     render_once,
@@ -95,11 +96,23 @@ def current_answer(request) -> tuple[str, Freshness, CachedAnswer | None]:
 def answer(request, entry: CachedAnswer) -> HttpResponse:
     """The stored answer, or a 304 if the caller's copy is current, with the view's headers."""
     response = page_answer(request, entry)
-    if entry.allow:
+    if entry.allow and response.status_code != 304:
+        # A 304 repeats the validators and what caches key on (Vary), not the 200's Allow.
         response.headers["Allow"] = entry.allow
     if entry.vary:
         response.headers["Vary"] = entry.vary
     patch_vary_headers(response, VARY)
+    return response
+
+
+def _not_modified(request, key: str, state: Freshness) -> HttpResponse | None:
+    """A 304 from the validators alone, stored answer or not (feed.conditional.not_modified)."""
+    response = not_modified(request, key, state)
+    if response is not None:
+        # The Vary every cached view's answer carries: DRF's "Accept" (each has two
+        # renderers), then ours.
+        response.headers["Vary"] = "Accept"
+        patch_vary_headers(response, VARY)
     return response
 
 
@@ -135,6 +148,8 @@ def cached_for_anonymous(view):
             return view(request, *args, **kwargs)  # the view answers the 429
         key, state, entry = current_answer(request)
         if entry is None:
+            if (unchanged := _not_modified(request, key, state)) is not None:
+                return unchanged
             entry = render_once(
                 request, key, state, lambda: view(request, *args, **kwargs), store=_store
             )

@@ -9,10 +9,12 @@ round trip for the generation and the page together (with a per-process
 cache: one primary-key query for the generation, then the page). Most warm
 hits are answered even earlier, before the URL is resolved (feed/warm.py).
 
-Only 200s are stored and only a stored page answers 304, so the view decides
-every 404 and 400 before any 304. A burst of requests after a change renders
-each page once (`render_once`). Bodies are stored gzipped: public pages hold
-no secret (no CSRF token, nothing per reader), so compressing them is safe.
+Only 200s are stored and given validators, so the view decides every 404 and
+400 before a reader can hold an ETag to send back; a matching ETag gets its
+304 from the generation alone, stored page or not (`not_modified`). A burst
+of requests after a change renders each page once (`render_once`). Bodies
+are stored gzipped: public pages hold no secret (no CSRF token, nothing per
+reader), so compressing them is safe.
 """
 
 import functools
@@ -112,6 +114,8 @@ def public_cache(view):
             return view(request, *args, **kwargs)
         key, state, page = current_page(request)
         if page is None:
+            if (unchanged := not_modified(request, key, state)) is not None:
+                return unchanged
             page = render_once(request, key, state, lambda: view(request, *args, **kwargs))
             if isinstance(page, HttpResponse):
                 # Not a storable 200 (a redirect, a 404, a 400): sent as it is.
@@ -138,8 +142,32 @@ def page_answer(request, page: CachedPage) -> HttpResponse:
     response = get_conditional_response(request, etag=page.etag, last_modified=page.last_modified)
     if response is None:
         response = page.response(request)
-    response.headers["ETag"] = page.etag
-    response.headers["Last-Modified"] = http_date(page.last_modified)
+    return _with_validators(response, etag=page.etag, last_modified=page.last_modified)
+
+
+def not_modified(request, key: str, state: Freshness) -> HttpResponse | None:
+    """A 304 when the reader's ETag is this page's under the current generation; else None.
+
+    The validators are a function of the page's key and the generation alone
+    (`validators`), and only a 200 is ever given them (`page_store`): a reader
+    who sends them back holds the body this generation renders. So when the
+    page is not in the cache (none configured, evicted, another worker's
+    locmem) the 304 still costs only the generation's read, not a render.
+    If-Modified-Since alone proves no earlier 200 (any later date matches),
+    so it is answered by the view, which decides a 404 or a 400 first.
+    """
+    if "HTTP_IF_NONE_MATCH" not in request.META:
+        return None
+    etag, last_modified = validators(key, state)
+    response = get_conditional_response(request, etag=etag, last_modified=last_modified)
+    if response is None or response.status_code != 304:
+        return None
+    return _with_validators(response, etag=etag, last_modified=last_modified)
+
+
+def _with_validators(response, *, etag: str, last_modified: int) -> HttpResponse:
+    response.headers["ETag"] = etag
+    response.headers["Last-Modified"] = http_date(last_modified)
     response.headers["Cache-Control"] = f"public, max-age={settings.AITOP_PUBLIC_MAX_AGE}"
     patch_vary_headers(response, ("Accept-Encoding",))
     return response

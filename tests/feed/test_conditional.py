@@ -70,6 +70,58 @@ def test_a_current_copy_gets_a_304_for_at_most_one_query(
     assert response["ETag"] == etag
 
 
+NO_CACHE = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_with_no_cache_a_current_etag_gets_its_304_from_the_generation_alone(
+    client, story, url, settings, django_assert_num_queries
+):
+    cached_304 = client.get(url, headers={"if-none-match": client.get(url)["ETag"]})
+    settings.CACHES = NO_CACHE
+    etag = client.get(url)["ETag"]
+
+    # The generation's row, and nothing rendered (no items, tags or sources read).
+    with django_assert_num_queries(1):
+        response = client.get(url, headers={"if-none-match": etag})
+
+    assert response.status_code == 304
+    assert response.content == b""
+    assert etag == cached_304["ETag"]
+    assert _headers(response) == _headers(cached_304)
+
+
+def _headers(response) -> dict:
+    return {name: value for name, value in response.headers.items() if name != "Date"}
+
+
+def test_with_no_cache_if_modified_since_alone_still_lets_the_view_answer_404(
+    client, story, settings
+):
+    settings.CACHES = NO_CACHE
+    last_modified = client.get("/")["Last-Modified"]
+
+    found = client.get("/", headers={"if-modified-since": last_modified})
+    missing = client.get(
+        f"/items/{story.pk + 1}/no-such-item/", headers={"if-modified-since": last_modified}
+    )
+
+    assert found.status_code == 304
+    assert missing.status_code == 404
+
+
+def test_with_no_cache_an_old_etag_gets_the_new_page(client, story, chief, clock, settings):
+    settings.CACHES = NO_CACHE
+    etag = client.get("/")["ETag"]
+    _publish(chief=chief, clock=clock)
+
+    response = client.get("/", headers={"if-none-match": etag})
+
+    assert response.status_code == 200
+    assert "Fresh story" in response.text
+    assert response["ETag"] != etag
+
+
 def test_if_modified_since_alone_gets_a_304(client, story):
     last_modified = client.get("/feed.xml")["Last-Modified"]
 
