@@ -4,12 +4,15 @@ Every function here runs a fixed number of queries whatever the page holds,
 and reads only visible items: a draft never shows among a story's sources.
 """
 
+import functools
 import math
 
-from django.db.models import Case, Count, Exists, F, FloatField, OuterRef, Subquery, Sum, When
+from django.db import connection
+from django.db.models import Case, Count, Exists, FloatField, OuterRef, Sum, When
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from feed.models import Item, ItemQuerySet, TaggedItem
+from feed.models import PUBLIC_STATUSES, Item, ItemQuerySet, Source, TaggedItem
 from feed.pages import related_window
 from feed.views.common import BadParameters
 from stories.models import StoryItem
@@ -36,22 +39,13 @@ def cards_add_coverage(items: list[Item], request=None) -> None:
     """Give each item `coverage`: the other visible items of its story, lead order (one query)."""
     for item in items:
         item.coverage = []
-    ids = [item.pk for item in items]
-    if not ids:
+    if not items:
         return
-    story_ids = StoryItem.objects.filter(item_id__in=ids).values("story_id")
-    members = list(
-        Item.objects.visible()
-        .filter(story_link__story_id__in=Subquery(story_ids))
-        .select_related("source")
-        .annotate(story_id=F("story_link__story_id"))
-        .order_by("story_link__rank", "pk")
-    )
     by_story: dict[int, list[Item]] = {}
     story_of: dict[int, int] = {}
-    for member in members:
-        by_story.setdefault(member.story_id, []).append(member)
-        story_of[member.pk] = member.story_id
+    for story_id, member in _story_members([item.pk for item in items]):
+        by_story.setdefault(story_id, []).append(member)
+        story_of[member.pk] = story_id
     for item in items:
         story = story_of.get(item.pk)
         if story is not None:
@@ -59,6 +53,65 @@ def cards_add_coverage(items: list[Item], request=None) -> None:
             item.coverage_sources = len(
                 {m.source_id for m in item.coverage if m.source_id != item.source_id}
             )
+
+
+# What a story's other members show wherever coverage is listed (a card, an
+# item page's related list, the daily brief): the rest of the item is not read.
+_MEMBER_FIELDS = ("id", "source_id", "title", "url", "published_at")
+
+
+@functools.cache
+def _members_sql(vendor: str) -> str:
+    """The visible members of the stories of the items `%(ids)s`, lead order (model names)."""
+    quote = connection.ops.quote_name
+
+    def column(model, field: str, table: str = "") -> str:
+        table = table or quote(model._meta.db_table)
+        return f"{table}.{quote(model._meta.get_field(field).column)}"
+
+    links, items, sources = (quote(m._meta.db_table) for m in (StoryItem, Item, Source))
+    fields = ", ".join(column(Item, field) for field in _MEMBER_FIELDS)
+    own_stories = (
+        f"SELECT {column(StoryItem, 'story', 'own')} FROM {links} own"  # noqa: S608 (model names)
+        f" WHERE {column(StoryItem, 'item', 'own')} IN (%(ids)s)"
+    )
+    return (
+        f"SELECT {column(StoryItem, 'story')}, {fields}, {column(Source, 'name')}"  # noqa: S608
+        f" FROM {links}"
+        f" INNER JOIN {items} ON {column(StoryItem, 'item')} = {column(Item, 'id')}"
+        f" INNER JOIN {sources} ON {column(Item, 'source')} = {column(Source, 'id')}"
+        f" WHERE {column(StoryItem, 'story')} IN ({own_stories})"
+        f" AND {column(Item, 'status')} IN (%%s, %%s) AND {column(Item, 'published_at')} <= %%s"
+        f" ORDER BY {column(StoryItem, 'rank')}, {column(Item, 'id')}"
+    )
+
+
+def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
+    """(story id, member) for every visible member of the stories of `ids`, in lead order.
+
+    Plain SQL written once: the ORM's statement (a subquery, the visibility
+    rule, a join for the source, an annotation) cost ten times what the
+    database took to answer it, on every page of cards, even when no item of
+    the page is in a story (docs/benchmarks.md). The members are items with
+    only the fields coverage shows loaded (any other is read on access, as
+    with `.only()`), each with its source's name.
+    """
+    sql = _members_sql(connection.vendor) % {"ids": ", ".join(["%s"] * len(ids))}
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*ids, *PUBLIC_STATUSES, now])
+        rows = cursor.fetchall()
+    published = Item._meta.get_field("published_at")
+    converters = connection.ops.get_db_converters(published.get_col(Item._meta.db_table))
+    members = []
+    for story_id, *values, source_name in rows:
+        at = values[-1]
+        for converter in converters:
+            at = converter(at, published, connection)
+        member = Item.from_db(connection.alias, _MEMBER_FIELDS, (*values[:-1], at))
+        member.source = Source.from_db(connection.alias, ("id", "name"), (values[1], source_name))
+        members.append((story_id, member))
+    return members
 
 
 def stream_sort(request) -> str:

@@ -4,6 +4,7 @@ import datetime
 import re
 
 import pytest
+from django.utils import timezone
 
 from feed import freshness
 from stories.membership import item_match
@@ -86,6 +87,12 @@ def test_the_item_page_lists_the_storys_other_sources_and_puts_them_first_in_rel
         "Anthropic launches Claude Opus 4.5",
         "Shares a tag",
     ]
+    # The story's members carry their publish times (in the site's zone) and sources.
+    assert re.findall(r'<time datetime="([^"]+)">', related)[:2] == [
+        timezone.localtime(story[2].published_at).isoformat(),
+        timezone.localtime(story[0].published_at).isoformat(),
+    ]
+    assert re.findall(r'<span class="muted">([^<]+?) ·', related)[:2] == ["机器之心", "Wire"]
 
 
 def test_related_items_weigh_rare_tags_over_common_ones(client, clock):
