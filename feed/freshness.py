@@ -10,13 +10,14 @@ the generation. See docs/caching.md.
 """
 
 import datetime
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from feed.models import PUBLIC_STATUSES, Generation, Item
@@ -131,17 +132,60 @@ def _next_scheduled(now: datetime.datetime) -> datetime.datetime | None:
     )
 
 
-def _load(*, now: datetime.datetime) -> Freshness:
-    row = Generation.objects.filter(pk=1).first()
+_STATE_FIELDS = ("value", "changed_at", "next_publish_at")
+
+
+@functools.cache
+def _row_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    meta = Generation._meta
+    columns = ", ".join(quote(meta.get_field(name).column) for name in _STATE_FIELDS)
+    return (
+        f"SELECT {columns} FROM {quote(meta.db_table)}"  # noqa: S608 (the model's names)
+        f" WHERE {quote(meta.pk.column)} = 1"
+    )
+
+
+def _read() -> Freshness | None:
+    """The row's state, by one primary-key SELECT written once.
+
+    Without a shared cache every public request reads it, a cold page and a
+    304 included, and the ORM took about as long to build `filter(pk=1)` as
+    the rest of a 304 (docs/caching.md).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_row_sql(connection.vendor))
+        row = cursor.fetchone()
     if row is None:
-        try:
-            with transaction.atomic():
-                row = Generation.objects.create(
-                    pk=1, value=1, changed_at=now, next_publish_at=_next_scheduled(now)
-                )
-        except IntegrityError:
-            # Another process created it first.
-            row = Generation.objects.get(pk=1)
+        return None
+    value, changed_at, next_publish_at = row
+    return Freshness(
+        value=value,
+        changed_at=_converted(changed_at, "changed_at"),
+        next_publish_at=_converted(next_publish_at, "next_publish_at"),
+    )
+
+
+def _converted(value, name: str):
+    """A column's value as the ORM hands it over (SQLite keeps times as text)."""
+    field = Generation._meta.get_field(name)
+    for converter in connection.ops.get_db_converters(field.get_col(Generation._meta.db_table)):
+        value = converter(value, field, connection)
+    return value
+
+
+def _load(*, now: datetime.datetime) -> Freshness:
+    state = _read()
+    if state is not None:
+        return state
+    try:
+        with transaction.atomic():
+            row = Generation.objects.create(
+                pk=1, value=1, changed_at=now, next_publish_at=_next_scheduled(now)
+            )
+    except IntegrityError:
+        # Another process created it first.
+        row = Generation.objects.get(pk=1)
     return _state(row)
 
 

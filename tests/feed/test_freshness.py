@@ -68,3 +68,20 @@ def test_the_row_remembers_the_next_scheduled_publish_time(clock):
     make_item(title="Later", published_at=due)
 
     assert Generation.objects.get().next_publish_at == due
+
+
+def test_the_state_read_without_a_shared_cache_is_the_rows_with_aware_times(clock, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    make_item(title="Now")
+    make_item(title="Later", published_at=clock.now + datetime.timedelta(hours=3))
+    row = Generation.objects.get()
+
+    state = generation_current()
+
+    assert (state.value, state.changed_at, state.next_publish_at) == (
+        row.value,
+        row.changed_at,
+        row.next_publish_at,
+    )
+    assert state.changed_at.utcoffset() == datetime.timedelta(0)
+    assert state.next_publish_at.utcoffset() == datetime.timedelta(0)
