@@ -37,7 +37,8 @@ class FeedSource:
 
 def _feed_source(request) -> FeedSource:
     filtered = filtered_items(request, Item.objects.visible())
-    items = list(filtered.items.newest_first().for_cards()[:FEED_ITEMS])
+    # An entry holds the summary and the why, not the body (see feed.paging.stream_page).
+    items = list(filtered.items.newest_first().for_cards().defer("body")[:FEED_ITEMS])
     return FeedSource(
         query=filtered.query,
         items=items,

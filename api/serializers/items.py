@@ -20,8 +20,11 @@ MAX_TAGS = 20
 
 
 def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
-    """Everything `ItemSerializer` reads: the cards' query plus the stories' related rows."""
-    return queryset.for_cards().select_related(*stories_api.RELATED)
+    """Everything `ItemSerializer` reads: the cards' query plus the stories' related rows.
+
+    Not the article's body, which it does not send (see `feed.paging.stream_page`).
+    """
+    return queryset.for_cards().select_related(*stories_api.RELATED).defer("body")
 
 
 def absolute_url(context: dict, path: str) -> str:

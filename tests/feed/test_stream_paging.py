@@ -116,16 +116,19 @@ def test_stream_page_reads_one_page_of_cards(clock, settings, django_assert_num_
     assert page.older is not None
 
 
-def test_pages_of_cards_never_read_the_articles_bodies(client, clock):
+def test_pages_feeds_and_the_api_list_never_read_the_articles_bodies(client, clock):
     # A feed's full text: the biggest column of an item, and no card shows it.
     make_item(title="A long read", published_at=at(6, 19), body="<p>" + "word " * 20_000 + "</p>")
     body = connection.ops.quote_name("body")
 
     with CaptureQueriesContext(connection) as queries:
-        pages = [client.get(url) for url in ("/", "/days/2026-06-19/", "/?q=long")]
+        pages = [
+            client.get(url)
+            for url in ("/", "/days/2026-06-19/", "/?q=long", "/feed.xml", "/api/v1/items/")
+        ]
 
-    assert [page.status_code for page in pages] == [200, 200, 200]
-    assert all("A long read" in page.text for page in pages)
+    assert [page.status_code for page in pages] == [200] * 5
+    assert all("A long read" in page.content.decode() for page in pages)
     assert [q["sql"] for q in queries.captured_queries if f".{body}" in q["sql"]] == []
 
 
