@@ -57,7 +57,12 @@ def cards_add_coverage(items: list[Item], request=None) -> None:
 
 # What a story's other members show wherever coverage is listed (a card, an
 # item page's related list, the daily brief): the rest of the item is not read.
-_MEMBER_FIELDS = ("id", "source_id", "title", "url", "published_at")
+# In the model's own order, which is the order `Model.from_db` takes values in.
+_MEMBER_FIELDS = tuple(
+    field.attname
+    for field in Item._meta.concrete_fields
+    if field.attname in {"id", "source_id", "title", "url", "published_at"}
+)
 
 
 @functools.cache
@@ -103,13 +108,14 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
         rows = cursor.fetchall()
     published = Item._meta.get_field("published_at")
     converters = connection.ops.get_db_converters(published.get_col(Item._meta.db_table))
+    at, source_id = _MEMBER_FIELDS.index("published_at"), _MEMBER_FIELDS.index("source_id")
     members = []
     for story_id, *values, source_name in rows:
-        at = values[-1]
         for converter in converters:
-            at = converter(at, published, connection)
-        member = Item.from_db(connection.alias, _MEMBER_FIELDS, (*values[:-1], at))
-        member.source = Source.from_db(connection.alias, ("id", "name"), (values[1], source_name))
+            values[at] = converter(values[at], published, connection)
+        member = Item.from_db(connection.alias, _MEMBER_FIELDS, values)
+        source = [values[source_id], source_name]
+        member.source = Source.from_db(connection.alias, ("id", "name"), source)
         members.append((story_id, member))
     return members
 
