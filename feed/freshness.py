@@ -21,6 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from feed.models import PUBLIC_STATUSES, Generation, Item
+from feed.sql import column, values_converted
 
 logger = logging.getLogger(__name__)
 
@@ -137,13 +138,9 @@ _STATE_FIELDS = ("value", "changed_at", "next_publish_at")
 
 @functools.cache
 def _row_sql(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    meta = Generation._meta
-    columns = ", ".join(quote(meta.get_field(name).column) for name in _STATE_FIELDS)
-    return (
-        f"SELECT {columns} FROM {quote(meta.db_table)}"  # noqa: S608 (the model's names)
-        f" WHERE {quote(meta.pk.column)} = 1"
-    )
+    columns = ", ".join(column(Generation, name) for name in _STATE_FIELDS)
+    table = connection.ops.quote_name(Generation._meta.db_table)
+    return f"SELECT {columns} FROM {table} WHERE {column(Generation, 'id')} = 1"  # noqa: S608
 
 
 def _read() -> Freshness | None:
@@ -158,20 +155,8 @@ def _read() -> Freshness | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    value, changed_at, next_publish_at = row
-    return Freshness(
-        value=value,
-        changed_at=_converted(changed_at, "changed_at"),
-        next_publish_at=_converted(next_publish_at, "next_publish_at"),
-    )
-
-
-def _converted(value, name: str):
-    """A column's value as the ORM hands it over (SQLite keeps times as text)."""
-    field = Generation._meta.get_field(name)
-    for converter in connection.ops.get_db_converters(field.get_col(Generation._meta.db_table)):
-        value = converter(value, field, connection)
-    return value
+    value, changed_at, next_publish_at = values_converted(Generation, _STATE_FIELDS, list(row))
+    return Freshness(value=value, changed_at=changed_at, next_publish_at=next_publish_at)
 
 
 def _load(*, now: datetime.datetime) -> Freshness:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from feed.models import PUBLIC_STATUSES, Item, ItemQuerySet, Source, TaggedItem
 from feed.pages import related_window
+from feed.sql import column, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
@@ -68,13 +69,9 @@ _MEMBER_FIELDS = tuple(
 @functools.cache
 def _members_sql(vendor: str) -> str:
     """The visible members of the stories of the items `%(ids)s`, lead order (model names)."""
-    quote = connection.ops.quote_name
-
-    def column(model, field: str, table: str = "") -> str:
-        table = table or quote(model._meta.db_table)
-        return f"{table}.{quote(model._meta.get_field(field).column)}"
-
-    links, items, sources = (quote(m._meta.db_table) for m in (StoryItem, Item, Source))
+    links, items, sources = (
+        connection.ops.quote_name(m._meta.db_table) for m in (StoryItem, Item, Source)
+    )
     fields = ", ".join(column(Item, field) for field in _MEMBER_FIELDS)
     own_stories = (
         f"SELECT {column(StoryItem, 'story', 'own')} FROM {links} own"  # noqa: S608 (model names)
@@ -106,13 +103,10 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [*ids, *PUBLIC_STATUSES, now])
         rows = cursor.fetchall()
-    published = Item._meta.get_field("published_at")
-    converters = connection.ops.get_db_converters(published.get_col(Item._meta.db_table))
-    at, source_id = _MEMBER_FIELDS.index("published_at"), _MEMBER_FIELDS.index("source_id")
+    source_id = _MEMBER_FIELDS.index("source_id")
     members = []
     for story_id, *values, source_name in rows:
-        for converter in converters:
-            values[at] = converter(values[at], published, connection)
+        values = values_converted(Item, _MEMBER_FIELDS, values)
         member = Item.from_db(connection.alias, _MEMBER_FIELDS, values)
         source = [values[source_id], source_name]
         member.source = Source.from_db(connection.alias, ("id", "name"), source)

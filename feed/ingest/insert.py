@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from feed.ingest.normalise import Entry
 from feed.models import Item, Source, Tombstone
+from feed.sql import values_converted
 
 # What an item's heat gains for each other source that carries the same story.
 HEAT_PER_OTHER_SOURCE = 10
@@ -103,22 +104,6 @@ def known_statement(*, source_id: int, guids: list[str], urls: list[str]) -> tup
     return sql, params
 
 
-@functools.cache
-def _known_converters(vendor: str) -> list:
-    """For each column read, the converters the ORM would apply (SQLite's times, JSON)."""
-    converters = []
-    for name in KNOWN_FIELDS:
-        field = Item._meta.get_field(name)
-        column = field.get_col(Item._meta.db_table)
-        converters.append(
-            (
-                column,
-                connection.ops.get_db_converters(column) + field.get_db_converters(connection),
-            )
-        )
-    return converters
-
-
 def items_known(
     *, source: Source, guids: list[str], urls: list[str]
 ) -> tuple[list[Item], set[str]]:
@@ -127,16 +112,13 @@ def items_known(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    converters = _known_converters(connection.vendor)
     url_at = KNOWN_FIELDS.index("url")
     items, tombstoned = [], set()
     for is_item, *values in rows:
         if not is_item:
             tombstoned.add(values[url_at])
             continue
-        for position, (column, functions) in enumerate(converters):
-            for convert in functions:
-                values[position] = convert(values[position], column, connection)
+        values = values_converted(Item, KNOWN_FIELDS, values)
         items.append(Item.from_db(connection.alias, KNOWN_FIELDS, values))
     return items, tombstoned
 

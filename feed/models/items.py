@@ -20,6 +20,7 @@ from aitop.days import day_start
 from feed.models.ingest import Tombstone
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
+from feed.sql import column
 
 
 class TaggedItem(TaggedItemBase):
@@ -72,17 +73,12 @@ def _tags_sorted(tags) -> list[CardTag]:
 def _card_tags_sql(vendor: str) -> str:
     """SELECT item, tag id, name, slug for the items in `%(ids)s`, from the models' names."""
     quote = connection.ops.quote_name
-    links, tags = quote(TaggedItem._meta.db_table), quote(Tag._meta.db_table)
-
-    def column(table: str, model, field: str) -> str:
-        return f"{table}.{quote(model._meta.get_field(field).column)}"
-
-    item_id = column(links, TaggedItem, "content_object")
-    tag_id = column(links, TaggedItem, "tag")
-    name, slug, pk = (column(tags, Tag, field) for field in ("name", "slug", "id"))
+    item_id, tag_id = column(TaggedItem, "content_object"), column(TaggedItem, "tag")
+    name, slug, pk = (column(Tag, field) for field in ("name", "slug", "id"))
     return (
-        f"SELECT {item_id}, {tag_id}, {name}, {slug} FROM {links}"  # noqa: S608 (model names)
-        f" INNER JOIN {tags} ON {tag_id} = {pk} WHERE {item_id} IN (%(ids)s)"
+        f"SELECT {item_id}, {tag_id}, {name}, {slug}"  # noqa: S608 (model names)
+        f" FROM {quote(TaggedItem._meta.db_table)} INNER JOIN {quote(Tag._meta.db_table)}"
+        f" ON {tag_id} = {pk} WHERE {item_id} IN (%(ids)s)"
     )
 
 
