@@ -9,6 +9,7 @@ as readers would see it.
 """
 
 import datetime
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -256,7 +257,8 @@ def stream_context(
     ]
     return {
         "days": day_cards,
-        "days_html": days_html(day_cards),
+        # Written when the template shows it: the day page includes the partial instead.
+        "days_html": functools.partial(days_html, day_cards),
         "query": query,
         "canonical_url": request.build_absolute_uri(
             base + query.querystring(before=request.GET.get("before", "").strip())
