@@ -19,6 +19,17 @@ from django.utils import timezone
 from aitop.days import day_start
 from feed.models import Item, ItemQuerySet
 
+# What a card, its cache key and the stories' hooks read of an item and its source.
+# Not the article's body, which a feed's full text makes the biggest column by
+# far (with 22 KB bodies a cold stream read 1.1 MB more and took 1.5-2 ms
+# longer), nor the review and ingestion columns: each column loaded is a
+# conversion and an attribute on 51 items and their sources (docs/benchmarks.md).
+CARD_FIELDS = (
+    *("id", "source_id", "title", "summary", "recommendation", "authors"),
+    *("kind", "category", "status", "heat", "published_at", "version", "updated_at"),
+    *("source__id", "source__slug", "source__name", "source__handle"),
+)
+
 _CURSOR = re.compile(r"^(\d{8}T\d{12})Z-(\d{1,18})$")
 
 
@@ -111,10 +122,7 @@ def stream_page(
         continued_date = None
     else:
         continued_date = None
-    # A card never shows the article's body, which a feed's full text makes the
-    # biggest column by far: with 22 KB bodies, a cold stream read 1.1 MB more
-    # and took 1.5-2 ms longer (docs/benchmarks.md).
-    items = list(queryset.newest_first().for_cards().defer("body")[: max_items + 1])
+    items = list(queryset.newest_first().for_cards().only(*CARD_FIELDS)[: max_items + 1])
     more = len(items) > max_items
     shown = items[:max_items]
     days = group_by_day(shown)
