@@ -30,6 +30,29 @@ def items_for_api(queryset: ItemQuerySet) -> ItemQuerySet:
     return queryset.for_cards().select_related(*stories_api.RELATED).defer("body")
 
 
+# What `ItemSerializer` reads of an item and of its source.
+_READ = {
+    Item: {"id", "source_id", "url", "title", "summary", "recommendation", "authors", "kind"}
+    | {"category", "status", "heat", "published_at", "version"},
+    Source: {"id", "slug", "name", "kind", "handle"},
+}
+_UNREAD = [
+    *(f.name for f in Item._meta.concrete_fields if f.attname not in _READ[Item]),
+    *(f"source__{f.name}" for f in Source._meta.concrete_fields if f.attname not in _READ[Source]),
+]
+
+
+def items_for_reading(queryset: ItemQuerySet) -> ItemQuerySet:
+    """`items_for_api` for answers that only show items: no column the payload does not show.
+
+    Half of an item's columns and most of its source's are the review's and
+    ingestion's; loading them cost 0.5-0.8 ms of CPU for a list of 50 items
+    (docs/benchmarks.md). Writes keep `items_for_api`: the workflow and the
+    edits read the item they are given.
+    """
+    return items_for_api(queryset).defer(*_UNREAD)
+
+
 def absolute_url(context: dict, path: str) -> str:
     """`path` as a full URL: from the request when there is one, else from AITOP_PUBLIC_URL."""
     request = context.get("request")

@@ -22,6 +22,7 @@ from api.serializers.items import (
     PublishSerializer,
     RejectSerializer,
     items_for_api,
+    items_for_reading,
     revision_payload,
 )
 from api.views.base import CachedForAnonymousMixin, CheckedParametersMixin
@@ -128,7 +129,11 @@ class ItemViewSet(
         # build it once, since filtering by tag looks the tags' ids up.
         if getattr(self, "_items", None) is None:
             if self.action == "list":
-                self._items = items_for_api(items_filtered(self.request, Item.objects.visible()))
+                self._items = items_for_reading(
+                    items_filtered(self.request, Item.objects.visible())
+                )
+            elif self.action == "retrieve":
+                self._items = items_for_reading(self.readable_items())
             else:
                 self._items = items_for_api(self.readable_items())
         return self._items.all()
