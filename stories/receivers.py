@@ -64,7 +64,7 @@ def connect() -> None:
     from editorial.signals import item_transitioned
     from feed import hooks
     from feed.signals import item_clicked, items_arrived
-    from stories import site
+    from stories import related, site
     from stories.signals import story_changed
 
     items_arrived.connect(on_items_arrived, dispatch_uid="stories-items-arrived")
@@ -75,4 +75,4 @@ def connect() -> None:
     hooks.register_stream_filter(site.stream_collapse)
     hooks.register_days_arranger(site.days_arrange)
     hooks.register_card_decorator(site.cards_add_coverage)
-    hooks.register_related(site.item_related)
+    hooks.register_related(related.item_related)

@@ -5,21 +5,18 @@ and reads only visible items: a draft never shows among a story's sources.
 """
 
 import functools
-import math
 
 from django.db import connection
-from django.db.models import Case, Count, Exists, FloatField, OuterRef, Sum, When
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from feed.models import PUBLIC_STATUSES, Item, ItemQuerySet, Source, TaggedItem
-from feed.pages import related_window
+from feed.models import PUBLIC_STATUSES, Item, ItemQuerySet, Source
 from feed.sql import column, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
 SORTS = ("latest", "hot")
-RELATED_LIMIT = 8
 
 
 def stream_collapse(queryset: ItemQuerySet, request=None) -> ItemQuerySet:
@@ -59,11 +56,12 @@ def cards_add_coverage(items: list[Item], request=None) -> None:
 # What a story's other members show wherever coverage is listed (a card, an
 # item page's related list, the daily brief): the rest of the item is not read.
 # In the model's own order, which is the order `Model.from_db` takes values in.
-_MEMBER_FIELDS = tuple(
+MEMBER_FIELDS = tuple(
     field.attname
     for field in Item._meta.concrete_fields
     if field.attname in {"id", "source_id", "title", "url", "published_at"}
 )
+_SOURCE_ID = MEMBER_FIELDS.index("source_id")
 
 
 @functools.cache
@@ -72,7 +70,7 @@ def _members_sql(vendor: str) -> str:
     links, items, sources = (
         connection.ops.quote_name(m._meta.db_table) for m in (StoryItem, Item, Source)
     )
-    fields = ", ".join(column(Item, field) for field in _MEMBER_FIELDS)
+    fields = ", ".join(column(Item, field) for field in MEMBER_FIELDS)
     own_stories = (
         f"SELECT {column(StoryItem, 'story', 'own')} FROM {links} own"  # noqa: S608 (model names)
         f" WHERE {column(StoryItem, 'item', 'own')} IN (%(ids)s)"
@@ -103,15 +101,18 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [*ids, *PUBLIC_STATUSES, now])
         rows = cursor.fetchall()
-    source_id = _MEMBER_FIELDS.index("source_id")
-    members = []
-    for story_id, *values, source_name in rows:
-        values = values_converted(Item, _MEMBER_FIELDS, values)
-        member = Item.from_db(connection.alias, _MEMBER_FIELDS, values)
-        source = [values[source_id], source_name]
-        member.source = Source.from_db(connection.alias, ("id", "name"), source)
-        members.append((story_id, member))
-    return members
+    return [
+        (story_id, member_from_row(values, source_name)) for story_id, *values, source_name in rows
+    ]
+
+
+def member_from_row(values: list, source_name: str) -> Item:
+    """An item from the values of MEMBER_FIELDS (in that order) and its source's name."""
+    values = values_converted(Item, MEMBER_FIELDS, values)
+    member = Item.from_db(connection.alias, MEMBER_FIELDS, values)
+    source = [values[_SOURCE_ID], source_name]
+    member.source = Source.from_db(connection.alias, ("id", "name"), source)
+    return member
 
 
 def stream_sort(request) -> str:
@@ -130,46 +131,3 @@ def days_arrange(days: list, request) -> list:
         for day in days:
             day.items.sort(key=lambda item: (-item.heat, -item.published_at.timestamp(), -item.pk))
     return days
-
-
-def tag_weights(tag_ids: list[int], *, among) -> dict[int, float]:
-    """How telling each tag is among the items `among`: rarer tags weigh more (1 / log of use)."""
-    counts = dict(
-        TaggedItem.objects.filter(tag_id__in=tag_ids, content_object_id__in=among)
-        .values("tag_id")
-        .annotate(n=Count("pk"))
-        .values_list("tag_id", "n")
-    )
-    return {tag: 1.0 / math.log(2 + counts.get(tag, 0)) for tag in tag_ids}
-
-
-def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
-    """The item's story first (visible members), then items sharing its rarest tags.
-
-    Three queries: the story's members, the tags' weights, the tag matches;
-    both counted over the window of items published around it, not the whole site.
-    """
-    cards_add_coverage([item])
-    related = list(item.coverage[:limit])
-    tag_ids = [tag.pk for tag in item.tags_sorted()]
-    if len(related) >= limit or not tag_ids:
-        return related
-    window = related_window(item)
-    weights = tag_weights(tag_ids, among=window)
-    weight = Sum(
-        Case(
-            *[When(tagged_items__tag_id=tag, then=w) for tag, w in weights.items()],
-            default=0.0,
-            output_field=FloatField(),
-        )
-    )
-    skip = [item.pk, *(other.pk for other in related)]
-    others = (
-        Item.objects.visible()
-        .filter(pk__in=window, tagged_items__tag_id__in=tag_ids)
-        .exclude(pk__in=skip)
-        .annotate(weight=weight)
-        .order_by("-weight", "-published_at", "-id")
-        .select_related("source")[: limit - len(related)]
-    )
-    return related + list(others)

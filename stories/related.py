@@ -1,0 +1,140 @@
+"""The item page's related items: its story's visible members, then items sharing its rarest tags.
+
+Three queries whatever the site's size: the story's members, the tags'
+weights and the tag matches, both counted over a window of visible items
+published around the item (`feed.pages.RELATED_WINDOW`), not the whole site.
+The last two are plain SQL written once from the models' names, as the
+ORM wrote them: building them through the ORM (a union of two ranges of the
+stream index, twice, and a weighted sum) cost about 3 ms of CPU on every cold
+item page, more than half of the page's own work (docs/benchmarks.md).
+"""
+
+import functools
+import math
+
+from django.db import connection
+from django.utils import timezone
+
+from feed.models import PUBLIC_STATUSES, Item, Source, TaggedItem
+from feed.pages import RELATED_WINDOW
+from feed.sql import column
+from stories.site import MEMBER_FIELDS, cards_add_coverage, member_from_row
+
+RELATED_LIMIT = 8
+
+
+def _quoted(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+@functools.cache
+def _window_sql(vendor: str) -> str:
+    """The ids of RELATED_WINDOW visible items around a moment: half before, half after.
+
+    Eight parameters: for each half the two public statuses, now, the moment.
+    Each half is wrapped in its own IN, as SQLite allows no LIMIT inside a UNION.
+    """
+
+    def half(compare: str, order: str) -> str:
+        def col(field: str, alias: str) -> str:
+            return column(Item, field, alias)
+
+        return (
+            f"SELECT {col('id', 'w')} FROM {_quoted(Item)} w"  # noqa: S608 (model names)
+            f" WHERE {col('id', 'w')} IN (SELECT {col('id', 'v')} FROM {_quoted(Item)} v"
+            f" WHERE {col('status', 'v')} IN (%%s, %%s) AND {col('published_at', 'v')} <= %%s"
+            f" AND {col('published_at', 'v')} {compare} %%s"
+            f" ORDER BY {col('published_at', 'v')} {order}, {col('id', 'v')} {order}"
+            f" LIMIT {RELATED_WINDOW // 2})"
+        )
+
+    return f"{half('<=', 'DESC')} UNION ALL {half('>', 'ASC')}"
+
+
+def _window_params(item: Item, now) -> list:
+    adapt = connection.ops.adapt_datetimefield_value
+    now, moment = adapt(now), adapt(item.published_at or now)
+    return [*PUBLIC_STATUSES, now, moment] * 2
+
+
+@functools.cache
+def _weights_sql(vendor: str) -> str:
+    tag, item = column(TaggedItem, "tag", "t"), column(TaggedItem, "content_object", "t")
+    return (
+        f"SELECT {tag}, COUNT({column(TaggedItem, 'id', 't')})"  # noqa: S608 (model names)
+        f" FROM {_quoted(TaggedItem)} t"
+        f" WHERE {item} IN ({_window_sql(vendor)}) AND {tag} IN (%(tags)s) GROUP BY {tag}"
+    )
+
+
+def tag_weights(tag_ids: list[int], *, item: Item, now) -> dict[int, float]:
+    """How telling each tag is around `item`: rarer tags weigh more (1 / log of use)."""
+    sql = _weights_sql(connection.vendor) % {"tags": ", ".join(["%s"] * len(tag_ids))}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*_window_params(item, now), *tag_ids])
+        counts = dict(cursor.fetchall())
+    return {tag: 1.0 / math.log(2 + counts.get(tag, 0)) for tag in tag_ids}
+
+
+@functools.cache
+def _matches_sql(vendor: str) -> str:
+    """Visible items of the window carrying the tags, by summed weight (model names)."""
+    fields = ", ".join(column(Item, field, "i") for field in MEMBER_FIELDS)
+    tag = column(TaggedItem, "tag", "t")
+    return (
+        f"SELECT {fields}, {column(Source, 'name', 's')},"  # noqa: S608 (model names)
+        f" SUM(CASE %(cases)s ELSE 0.0 END) AS weight"
+        f" FROM {_quoted(Item)} i"
+        f" INNER JOIN {_quoted(TaggedItem)} t"
+        f" ON {column(Item, 'id', 'i')} = {column(TaggedItem, 'content_object', 't')}"
+        f" INNER JOIN {_quoted(Source)} s"
+        f" ON {column(Item, 'source', 'i')} = {column(Source, 'id', 's')}"
+        f" WHERE {column(Item, 'status', 'i')} IN (%%s, %%s)"
+        f" AND {column(Item, 'published_at', 'i')} <= %%s"
+        f" AND {column(Item, 'id', 'i')} IN ({_window_sql(vendor)})"
+        f" AND {tag} IN (%(tags)s) AND NOT ({column(Item, 'id', 'i')} IN (%(skip)s))"
+        f" GROUP BY {column(Item, 'id', 'i')}, {column(Source, 'id', 's')}"
+        f" ORDER BY weight DESC, {column(Item, 'published_at', 'i')} DESC,"
+        f" {column(Item, 'id', 'i')} DESC LIMIT %%s"
+    )
+
+
+def _tag_matches(
+    item: Item, weights: dict[int, float], *, skip: list[int], limit: int, now
+) -> list[Item]:
+    tag = column(TaggedItem, "tag", "t")
+    sql = _matches_sql(connection.vendor) % {
+        "cases": " ".join(f"WHEN {tag} = %s THEN %s" for _ in weights),
+        "tags": ", ".join(["%s"] * len(weights)),
+        "skip": ", ".join(["%s"] * len(skip)),
+    }
+    params = [
+        *(value for pair in weights.items() for value in pair),
+        *PUBLIC_STATUSES,
+        connection.ops.adapt_datetimefield_value(now),
+        *_window_params(item, now),
+        *weights,
+        *skip,
+        limit,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [member_from_row(values, source_name) for *values, source_name, _weight in rows]
+
+
+def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
+    """The item's story first (visible members), then items sharing its rarest tags.
+
+    The members are items with the fields the related list shows loaded
+    (any other is read on access), each with its source's name.
+    """
+    cards_add_coverage([item])
+    related = list(item.coverage[:limit])
+    tag_ids = [tag.pk for tag in item.tags_sorted()]
+    if len(related) >= limit or not tag_ids:
+        return related
+    now = timezone.now()
+    weights = tag_weights(tag_ids, item=item, now=now)
+    skip = [item.pk, *(other.pk for other in related)]
+    return related + _tag_matches(item, weights, skip=skip, limit=limit - len(related), now=now)
