@@ -4,13 +4,15 @@ import datetime
 import functools
 import zoneinfo
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from django.conf import settings
 from django.db import connection, connections, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.urls import reverse
-from django.utils import timezone
+from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils import timezone, translation
+from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from taggit.managers import TaggableManager
@@ -118,6 +120,21 @@ def _tag_ids(db, slugs) -> dict[str, int]:
     with db.cursor() as cursor:
         cursor.execute(sql, list(slugs))
         return dict(cursor.fetchall())
+
+
+# What reverse() leaves unquoted in a path; an item's slug is quoted the same way.
+_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
+# Stand-ins for an item's id and slug in the shape of its page's address.
+_PK, _SLUG = 999_999_999, "slug-of-item"
+
+
+@functools.lru_cache(maxsize=64)
+def _detail_shape(root_urlconf, urlconf, script_prefix, language) -> tuple[str, str]:
+    """The text before and after "<id>/<slug>" in an item page's path, for these URL settings."""
+    before, after = reverse("feed:item-detail", kwargs={"pk": _PK, "slug": _SLUG}).split(
+        f"{_PK}/{_SLUG}"
+    )
+    return before, after
 
 
 class ItemQuerySet(models.QuerySet):
@@ -412,7 +429,15 @@ class Item(models.Model):
         return self.title
 
     def get_absolute_url(self) -> str:
-        return reverse("feed:item-detail", kwargs={"pk": self.pk, "slug": self.slug})
+        """What `reverse("feed:item-detail", …)` gives, from a shape reversed once per language.
+
+        A feed of 50 items, a sitemap section or a card's story links ask for
+        many of these at once, and reverse() cost about 20 µs each.
+        """
+        before, after = _detail_shape(
+            settings.ROOT_URLCONF, get_urlconf(), get_script_prefix(), translation.get_language()
+        )
+        return f"{before}{self.pk}/{quote(self.slug, safe=_PATH_SAFE)}{after}"
 
     def tags_sorted(self) -> list["CardTag"]:
         """The item's tags by name: those `for_cards()` fetched, else in one query."""

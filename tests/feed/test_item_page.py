@@ -157,3 +157,23 @@ def test_the_context_builder_renders_a_draft_for_a_preview(clock):
 
     assert '<h1 class="item-page-title">Draft for preview</h1>' in html
     assert "Not out yet." in html
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["GPT-5 发布: what's new?", "!!!", "50% off & more (v2)", "Ünïcode/斜杠 ~tilde~", "  "],
+)
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("script_prefix", ["/", "/aitop/"])
+def test_an_items_address_is_what_reverse_gives(title, language, script_prefix):
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+
+    item = make_item(title=title)
+    old_prefix = get_script_prefix()
+    set_script_prefix(script_prefix)
+    try:
+        with translation.override(language):
+            expected = reverse("feed:item-detail", kwargs={"pk": item.pk, "slug": item.slug})
+            assert item.get_absolute_url() == expected
+    finally:
+        set_script_prefix(old_prefix)
