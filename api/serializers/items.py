@@ -2,11 +2,8 @@
 
 import datetime
 from typing import Any
-from urllib.parse import quote
 
 from django.conf import settings
-from django.urls import reverse
-from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -61,28 +58,23 @@ def absolute_url(context: dict, path: str) -> str:
     return f"{settings.AITOP_PUBLIC_URL}{path}"
 
 
-# Stand-ins reversed once an answer; every item's page is the same text around them.
-_PK, _SLUG = 999_999_999, "slug-of-item"
 # Writes a time as the generic field does: in the active time zone, "Z" for UTC.
 _MOMENT = serializers.DateTimeField()
 
 
 class _PageUrls:
-    """The items' pages as full URLs, for one answer: one reverse() for all of them.
+    """The items' pages as full URLs for one answer: the origin worked out once.
 
-    The same text `absolute_url(context, item.get_absolute_url())` gives: the
-    slug percent-encoded as `reverse()` encodes it.
+    The same text as `absolute_url(context, item.get_absolute_url())`: the
+    path is already a URI (`reverse()` quotes the slug), so what the request
+    adds in front of it is the same for every item.
     """
 
     def __init__(self, context: dict):
-        sample = absolute_url(
-            context, reverse("feed:item-detail", kwargs={"pk": _PK, "slug": _SLUG})
-        )
-        self.before, self.after = sample.split(f"{_PK}/{_SLUG}")
+        self.origin = absolute_url(context, "/").removesuffix("/")
 
     def url(self, item: Item) -> str:
-        slug = quote(item.slug, safe=RFC3986_SUBDELIMS + "/~:@")
-        return f"{self.before}{item.pk}/{slug}{self.after}"
+        return self.origin + item.get_absolute_url()
 
 
 class TagSerializer(serializers.Serializer):
