@@ -19,10 +19,27 @@ from feed.conditional import public_cache
 from feed.links import StreamQuery
 from feed.models import Item
 from feed.pages import stream_url
+from feed.paging import CARD_FIELDS
 from feed.views.common import filter_names, filtered_items, public_page
 
 # How many of the newest items a feed carries.
 FEED_ITEMS = 50
+# What an entry shows: a card's fields and the original's address (JSON Feed's
+# external_url). Not the body: an entry holds the summary and the why.
+FEED_FIELDS = (*CARD_FIELDS, "url")
+# Stands for an item's id in the shape of its "Original" link.
+_PK = 2_147_483_647
+
+
+class _OriginalLinks:
+    """Each entry's counted link to the original, as a full URL: reversed once a feed."""
+
+    def __init__(self, request):
+        path = reverse("feed:go", kwargs={"pk": _PK})
+        self.before, self.after = request.build_absolute_uri(path).split(str(_PK))
+
+    def url(self, pk: int) -> str:
+        return f"{self.before}{pk}{self.after}"
 
 
 @dataclass(frozen=True)
@@ -37,8 +54,7 @@ class FeedSource:
 
 def _feed_source(request) -> FeedSource:
     filtered = filtered_items(request, Item.objects.visible())
-    # An entry holds the summary and the why, not the body (see feed.paging.stream_page).
-    items = list(filtered.items.newest_first().for_cards().defer("body")[:FEED_ITEMS])
+    items = list(filtered.items.newest_first().for_cards().only(*FEED_FIELDS)[:FEED_ITEMS])
     return FeedSource(
         query=filtered.query,
         items=items,
@@ -94,6 +110,7 @@ class StreamRssFeed(Feed):
 
     def __call__(self, request, *args, **kwargs):
         self.request = request
+        self.originals = _OriginalLinks(request)
         return super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
@@ -123,12 +140,7 @@ class StreamRssFeed(Feed):
         return item.title
 
     def item_description(self, item: Item) -> str:
-        return item_html(
-            item,
-            original_url=self.request.build_absolute_uri(
-                reverse("feed:go", kwargs={"pk": item.pk})
-            ),
-        )
+        return item_html(item, original_url=self.originals.url(item.pk))
 
     def item_link(self, item: Item) -> str:
         return item.get_absolute_url()
@@ -172,6 +184,7 @@ def json_feed(request):
     """JSON Feed 1.1 of the stream under the query string's filters."""
     source = _feed_source(request)
     absolute = request.build_absolute_uri
+    originals = _OriginalLinks(request)
     body = {
         "version": "https://jsonfeed.org/version/1.1",
         "title": source.title,
@@ -179,7 +192,9 @@ def json_feed(request):
         "feed_url": absolute(source.path),
         "description": _("The whole stream of AI news, day by day."),
         "language": translation.get_language(),
-        "items": [_json_item(item, absolute=absolute) for item in source.items],
+        "items": [
+            _json_item(item, absolute=absolute, originals=originals) for item in source.items
+        ],
     }
     return JsonResponse(
         body,
@@ -188,11 +203,12 @@ def json_feed(request):
     )
 
 
-def _json_item(item: Item, *, absolute) -> dict:
-    original = absolute(reverse("feed:go", kwargs={"pk": item.pk}))
+def _json_item(item: Item, *, absolute, originals: _OriginalLinks) -> dict:
+    original = originals.url(item.pk)
+    page = absolute(item.get_absolute_url())
     entry = {
-        "id": absolute(item.get_absolute_url()),
-        "url": absolute(item.get_absolute_url()),
+        "id": page,
+        "url": page,
         "external_url": item.url,
         "title": item.title,
         "content_html": item_html(item, original_url=original),
