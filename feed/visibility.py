@@ -4,10 +4,9 @@ import datetime
 import functools
 
 from django.db import connection
-from django.utils import timezone
 from taggit.models import Tag
 
-from feed.models import PUBLIC_STATUSES, Item, TaggedItem
+from feed.models import Item, TaggedItem, visible_params, visible_sql
 from feed.sql import column
 
 
@@ -18,8 +17,7 @@ def _names_sql(vendor: str) -> str:
     tags, tagged, items = (quote(m._meta.db_table) for m in (Tag, TaggedItem, Item))
     visible = (
         f"SELECT {column(Item, 'id', 'i')} FROM {items} i"  # noqa: S608 (model names)
-        f" WHERE {column(Item, 'status', 'i')} IN (%%s, %%s)"
-        f" AND {column(Item, 'published_at', 'i')} <= %%s"
+        f" WHERE {visible_sql('i')}"
     )
     carrier = (
         f"SELECT {column(TaggedItem, 'id', 't')} FROM {tagged} t"  # noqa: S608 (model names)
@@ -49,7 +47,6 @@ def tag_names_visible(*, slugs: list[str], now: datetime.datetime | None = None)
     if not slugs:
         return {}
     sql = _names_sql(connection.vendor) % {"slugs": ", ".join(["%s"] * len(slugs))}
-    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*slugs, *PUBLIC_STATUSES, moment])
+        cursor.execute(sql, [*slugs, *visible_params(now)])
         return dict(cursor.fetchall())

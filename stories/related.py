@@ -15,7 +15,7 @@ import math
 from django.db import connection
 from django.utils import timezone
 
-from feed.models import PUBLIC_STATUSES, Item, Source, TaggedItem
+from feed.models import Item, Source, TaggedItem, visible_params, visible_sql
 from feed.pages import RELATED_WINDOW
 from feed.sql import column
 from stories.site import MEMBER_FIELDS, cards_add_coverage, member_from_row
@@ -31,7 +31,7 @@ def _quoted(model) -> str:
 def _window_sql(vendor: str) -> str:
     """The ids of RELATED_WINDOW visible items around a moment: half before, half after.
 
-    Eight parameters: for each half the two public statuses, now, the moment.
+    Its parameters are `_window_params`: for each half the visibility rule's, then the moment.
     Each half is wrapped in its own IN, as SQLite allows no LIMIT inside a UNION.
     """
 
@@ -42,7 +42,7 @@ def _window_sql(vendor: str) -> str:
         return (
             f"SELECT {col('id', 'w')} FROM {_quoted(Item)} w"  # noqa: S608 (model names)
             f" WHERE {col('id', 'w')} IN (SELECT {col('id', 'v')} FROM {_quoted(Item)} v"
-            f" WHERE {col('status', 'v')} IN (%%s, %%s) AND {col('published_at', 'v')} <= %%s"
+            f" WHERE {visible_sql('v')}"
             f" AND {col('published_at', 'v')} {compare} %%s"
             f" ORDER BY {col('published_at', 'v')} {order}, {col('id', 'v')} {order}"
             f" LIMIT {RELATED_WINDOW // 2})"
@@ -52,9 +52,8 @@ def _window_sql(vendor: str) -> str:
 
 
 def _window_params(item: Item, now) -> list:
-    adapt = connection.ops.adapt_datetimefield_value
-    now, moment = adapt(now), adapt(item.published_at or now)
-    return [*PUBLIC_STATUSES, now, moment] * 2
+    moment = connection.ops.adapt_datetimefield_value(item.published_at or now)
+    return [*visible_params(now), moment] * 2
 
 
 @functools.cache
@@ -89,8 +88,7 @@ def _matches_sql(vendor: str) -> str:
         f" ON {column(Item, 'id', 'i')} = {column(TaggedItem, 'content_object', 't')}"
         f" INNER JOIN {_quoted(Source)} s"
         f" ON {column(Item, 'source', 'i')} = {column(Source, 'id', 's')}"
-        f" WHERE {column(Item, 'status', 'i')} IN (%%s, %%s)"
-        f" AND {column(Item, 'published_at', 'i')} <= %%s"
+        f" WHERE {visible_sql('i')}"
         f" AND {column(Item, 'id', 'i')} IN ({_window_sql(vendor)})"
         f" AND {tag} IN (%(tags)s) AND NOT ({column(Item, 'id', 'i')} IN (%(skip)s))"
         f" GROUP BY {column(Item, 'id', 'i')}, {column(Source, 'id', 's')}"
@@ -110,8 +108,7 @@ def _tag_matches(
     }
     params = [
         *(value for pair in weights.items() for value in pair),
-        *PUBLIC_STATUSES,
-        connection.ops.adapt_datetimefield_value(now),
+        *visible_params(now),
         *_window_params(item, now),
         *weights,
         *skip,

@@ -8,10 +8,9 @@ import functools
 
 from django.db import connection
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from feed.models import PUBLIC_STATUSES, Item, ItemQuerySet, Source
+from feed.models import Item, ItemQuerySet, Source, visible_params, visible_sql
 from feed.sql import column, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
@@ -81,7 +80,7 @@ def _members_sql(vendor: str) -> str:
         f" INNER JOIN {items} ON {column(StoryItem, 'item')} = {column(Item, 'id')}"
         f" INNER JOIN {sources} ON {column(Item, 'source')} = {column(Source, 'id')}"
         f" WHERE {column(StoryItem, 'story')} IN ({own_stories})"
-        f" AND {column(Item, 'status')} IN (%%s, %%s) AND {column(Item, 'published_at')} <= %%s"
+        f" AND {visible_sql()}"
         f" ORDER BY {column(StoryItem, 'rank')}, {column(Item, 'id')}"
     )
 
@@ -97,9 +96,8 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
     with `.only()`), each with its source's name.
     """
     sql = _members_sql(connection.vendor) % {"ids": ", ".join(["%s"] * len(ids))}
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*ids, *PUBLIC_STATUSES, now])
+        cursor.execute(sql, [*ids, *visible_params()])
         rows = cursor.fetchall()
     return [
         (story_id, member_from_row(values, source_name)) for story_id, *values, source_name in rows

@@ -7,7 +7,15 @@ A package by concern: `sources`, `items` (with `ItemQuerySet`), `ingest`
 
 from feed.models.generation import Generation
 from feed.models.ingest import FetchAttempt, FetchHost, KeywordRule, Tombstone, TombstoneManager
-from feed.models.items import PUBLIC_Q, PUBLIC_STATUSES, Item, ItemQuerySet, TaggedItem
+from feed.models.items import (
+    PUBLIC_Q,
+    PUBLIC_STATUSES,
+    Item,
+    ItemQuerySet,
+    TaggedItem,
+    visible_params,
+    visible_sql,
+)
 from feed.models.revisions import ItemRevision, RevisionQuerySet
 from feed.models.sources import Category, Kind, Source, TaggedSource
 
@@ -29,4 +37,6 @@ __all__ = [
     "TaggedSource",
     "Tombstone",
     "TombstoneManager",
+    "visible_params",
+    "visible_sql",
 ]

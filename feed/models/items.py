@@ -58,6 +58,25 @@ PUBLIC_STATUSES = ("published", "featured")
 PUBLIC_Q = Q(status__in=PUBLIC_STATUSES)
 
 
+def visible_sql(alias: str = "") -> str:
+    """`ItemQuerySet.visible()`'s rule in plain SQL, on the items table or its alias `alias`.
+
+    For statements written once from the models' names (feed/sql.py): its
+    placeholders are doubled (`%%s`) for the one `%` formatting that fills in
+    a statement's lists, and its parameters are `visible_params(now)`.
+    """
+    statuses = ", ".join(["%%s"] * len(PUBLIC_STATUSES))
+    return (
+        f"{column(Item, 'status', alias)} IN ({statuses})"
+        f" AND {column(Item, 'published_at', alias)} <= %%s"
+    )
+
+
+def visible_params(now: datetime.datetime | None = None) -> list:
+    """The parameters of `visible_sql()`: the public statuses, then the moment."""
+    return [*PUBLIC_STATUSES, connection.ops.adapt_datetimefield_value(now or timezone.now())]
+
+
 @dataclass(frozen=True, slots=True)
 class CardTag:
     """A tag as cards, feeds and the API show it: its id, name and slug, no model instance."""
@@ -109,7 +128,7 @@ def _tag_ids_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
     slug = column(Tag, "slug")
     return (
-        f"SELECT {slug}, {column(Tag, 'id')} FROM {quote(Tag._meta.db_table)}"  # noqa: S608
+        f"SELECT {slug}, {column(Tag, 'id')} FROM {quote(Tag._meta.db_table)}"  # noqa: S608 (model names)
         f" WHERE {slug} IN (%(slugs)s)"
     )
 
