@@ -189,3 +189,13 @@ class ItemFilter(django_filters.FilterSet):
         if queryset is None:
             queryset = Item.objects.visible()
         super().__init__(data, queryset, **kwargs)
+
+
+def filters_asked(data) -> bool:
+    """Whether the query string names any of `ItemFilter`'s filters (blank or not).
+
+    Without one there is nothing to read or refuse, and the filterset would
+    build and validate its form only to change nothing (about 0.4 ms of a
+    cold page's CPU: docs/benchmarks.md).
+    """
+    return any(name in data for name in ItemFilter.base_filters)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from aitop.nul import nul_parameter
-from feed.filters import ItemFilter, SiteDateField
-from feed.links import StreamQuery
+from feed.filters import ItemFilter, SiteDateField, filters_asked
+from feed.links import NO_FILTERS, StreamQuery
 from feed.models import ItemQuerySet, Source
 from feed.paging import Cursor
 from feed.visibility import tag_names_visible
@@ -37,6 +37,8 @@ class Filtered:
 
 def filtered_items(request, queryset: ItemQuerySet) -> Filtered:
     """Apply the request's reader filters to `queryset` (already visible)."""
+    if not filters_asked(request.GET):
+        return Filtered(items=queryset, query=NO_FILTERS)
     filterset = ItemFilter(request.GET, queryset=queryset)
     if not filterset.is_valid():
         raise BadParameters({name: list(messages) for name, messages in filterset.errors.items()})
