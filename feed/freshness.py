@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from feed.models import PUBLIC_STATUSES, Generation, Item
-from feed.sql import column, values_converted
+from feed.sql import column, table, values_converted
 
 logger = logging.getLogger(__name__)
 
@@ -139,8 +139,7 @@ _STATE_FIELDS = ("value", "changed_at", "next_publish_at")
 @functools.cache
 def _row_sql(vendor: str) -> str:
     columns = ", ".join(column(Generation, name) for name in _STATE_FIELDS)
-    table = connection.ops.quote_name(Generation._meta.db_table)
-    return f"SELECT {columns} FROM {table} WHERE {column(Generation, 'id')} = 1"  # noqa: S608
+    return f"SELECT {columns} FROM {table(Generation)} WHERE {column(Generation, 'id')} = 1"  # noqa: S608
 
 
 def _read() -> Freshness | None:

@@ -12,10 +12,16 @@ import functools
 from django.db import connection
 
 
-def column(model, field: str, table: str = "") -> str:
-    """`table.column` of a model's field, quoted; `table` is an alias, else the model's table."""
-    quote = connection.ops.quote_name
-    return f"{table or quote(model._meta.db_table)}.{quote(model._meta.get_field(field).column)}"
+def table(model) -> str:
+    """A model's table, quoted."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model, field: str, alias: str = "") -> str:
+    """`table.column` of a model's field, quoted; on `alias` if given, else on the model's table."""
+    return (
+        f"{alias or table(model)}.{connection.ops.quote_name(model._meta.get_field(field).column)}"
+    )
 
 
 @functools.cache

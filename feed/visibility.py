@@ -7,14 +7,13 @@ from django.db import connection
 from taggit.models import Tag
 
 from feed.models import Item, TaggedItem, visible_params, visible_sql
-from feed.sql import column
+from feed.sql import column, table
 
 
 @functools.cache
 def _names_sql(vendor: str) -> str:
     """Slug and name of the tags `%(slugs)s` that a visible item carries (model names)."""
-    quote = connection.ops.quote_name
-    tags, tagged, items = (quote(m._meta.db_table) for m in (Tag, TaggedItem, Item))
+    tags, tagged, items = (table(m) for m in (Tag, TaggedItem, Item))
     visible = (
         f"SELECT {column(Item, 'id', 'i')} FROM {items} i"  # noqa: S608 (model names)
         f" WHERE {visible_sql('i')}"

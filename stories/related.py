@@ -17,14 +17,10 @@ from django.utils import timezone
 
 from feed.models import Item, Source, TaggedItem, visible_params, visible_sql
 from feed.pages import RELATED_WINDOW
-from feed.sql import column
+from feed.sql import column, table
 from stories.site import MEMBER_FIELDS, cards_add_coverage, member_from_row
 
 RELATED_LIMIT = 8
-
-
-def _quoted(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
 
 
 @functools.cache
@@ -35,17 +31,15 @@ def _window_sql(vendor: str) -> str:
     Each half is wrapped in its own IN, as SQLite allows no LIMIT inside a UNION.
     """
 
-    def half(compare: str, order: str) -> str:
-        def col(field: str, alias: str) -> str:
-            return column(Item, field, alias)
+    outer_id, inner_id = column(Item, "id", "w"), column(Item, "id", "v")
+    published = column(Item, "published_at", "v")
 
+    def half(compare: str, order: str) -> str:
         return (
-            f"SELECT {col('id', 'w')} FROM {_quoted(Item)} w"  # noqa: S608 (model names)
-            f" WHERE {col('id', 'w')} IN (SELECT {col('id', 'v')} FROM {_quoted(Item)} v"
-            f" WHERE {visible_sql('v')}"
-            f" AND {col('published_at', 'v')} {compare} %%s"
-            f" ORDER BY {col('published_at', 'v')} {order}, {col('id', 'v')} {order}"
-            f" LIMIT {RELATED_WINDOW // 2})"
+            f"SELECT {outer_id} FROM {table(Item)} w"  # noqa: S608 (model names)
+            f" WHERE {outer_id} IN (SELECT {inner_id} FROM {table(Item)} v"
+            f" WHERE {visible_sql('v')} AND {published} {compare} %%s"
+            f" ORDER BY {published} {order}, {inner_id} {order} LIMIT {RELATED_WINDOW // 2})"
         )
 
     return f"{half('<=', 'DESC')} UNION ALL {half('>', 'ASC')}"
@@ -61,7 +55,7 @@ def _weights_sql(vendor: str) -> str:
     tag, item = column(TaggedItem, "tag", "t"), column(TaggedItem, "content_object", "t")
     return (
         f"SELECT {tag}, COUNT({column(TaggedItem, 'id', 't')})"  # noqa: S608 (model names)
-        f" FROM {_quoted(TaggedItem)} t"
+        f" FROM {table(TaggedItem)} t"
         f" WHERE {item} IN ({_window_sql(vendor)}) AND {tag} IN (%(tags)s) GROUP BY {tag}"
     )
 
@@ -83,10 +77,10 @@ def _matches_sql(vendor: str) -> str:
     return (
         f"SELECT {fields}, {column(Source, 'name', 's')},"  # noqa: S608 (model names)
         f" SUM(CASE %(cases)s ELSE 0.0 END) AS weight"
-        f" FROM {_quoted(Item)} i"
-        f" INNER JOIN {_quoted(TaggedItem)} t"
+        f" FROM {table(Item)} i"
+        f" INNER JOIN {table(TaggedItem)} t"
         f" ON {column(Item, 'id', 'i')} = {column(TaggedItem, 'content_object', 't')}"
-        f" INNER JOIN {_quoted(Source)} s"
+        f" INNER JOIN {table(Source)} s"
         f" ON {column(Item, 'source', 'i')} = {column(Source, 'id', 's')}"
         f" WHERE {visible_sql('i')}"
         f" AND {column(Item, 'id', 'i')} IN ({_window_sql(vendor)})"

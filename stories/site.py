@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item, ItemQuerySet, Source, visible_params, visible_sql
-from feed.sql import column, values_converted
+from feed.sql import column, table, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
@@ -66,9 +66,7 @@ _SOURCE_ID = MEMBER_FIELDS.index("source_id")
 @functools.cache
 def _members_sql(vendor: str) -> str:
     """The visible members of the stories of the items `%(ids)s`, lead order (model names)."""
-    links, items, sources = (
-        connection.ops.quote_name(m._meta.db_table) for m in (StoryItem, Item, Source)
-    )
+    links, items, sources = (table(m) for m in (StoryItem, Item, Source))
     fields = ", ".join(column(Item, field) for field in MEMBER_FIELDS)
     own_stories = (
         f"SELECT {column(StoryItem, 'story', 'own')} FROM {links} own"  # noqa: S608 (model names)

@@ -22,7 +22,7 @@ from aitop.days import day_start
 from feed.models.ingest import Tombstone
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
-from feed.sql import column
+from feed.sql import column, table
 
 
 class TaggedItem(TaggedItemBase):
@@ -93,12 +93,11 @@ def _tags_sorted(tags) -> list[CardTag]:
 @functools.cache
 def _card_tags_sql(vendor: str) -> str:
     """SELECT item, tag id, name, slug for the items in `%(ids)s`, from the models' names."""
-    quote = connection.ops.quote_name
     item_id, tag_id = column(TaggedItem, "content_object"), column(TaggedItem, "tag")
     name, slug, pk = (column(Tag, field) for field in ("name", "slug", "id"))
     return (
         f"SELECT {item_id}, {tag_id}, {name}, {slug}"  # noqa: S608 (model names)
-        f" FROM {quote(TaggedItem._meta.db_table)} INNER JOIN {quote(Tag._meta.db_table)}"
+        f" FROM {table(TaggedItem)} INNER JOIN {table(Tag)}"
         f" ON {tag_id} = {pk} WHERE {item_id} IN (%(ids)s)"
     )
 
@@ -125,10 +124,9 @@ def card_tags_attach(items: list) -> None:
 
 @functools.cache
 def _tag_ids_sql(vendor: str) -> str:
-    quote = connection.ops.quote_name
     slug = column(Tag, "slug")
     return (
-        f"SELECT {slug}, {column(Tag, 'id')} FROM {quote(Tag._meta.db_table)}"  # noqa: S608 (model names)
+        f"SELECT {slug}, {column(Tag, 'id')} FROM {table(Tag)}"  # noqa: S608 (model names)
         f" WHERE {slug} IN (%(slugs)s)"
     )
 
