@@ -130,8 +130,8 @@ class StreamRssFeed(Feed):
 
     subtitle = description
 
-    def language(self, obj: FeedSource) -> str:
-        return translation.get_language()
+    # No `language`: Django's Feed reads it as a plain attribute (a method's
+    # repr was written out), and without one it takes the active language.
 
     def items(self, obj: FeedSource) -> list[Item]:
         return obj.items

@@ -67,6 +67,15 @@ def test_the_rss_feed_is_rss_2_and_atom_is_atom(client, items):
     assert client.get("/feed.atom")["Content-Type"] == "application/atom+xml; charset=utf-8"
 
 
+@pytest.mark.parametrize("path", ["feed.xml", "feed.atom"])
+@pytest.mark.parametrize(("prefix", "language"), [("/", "zh-hans"), ("/en/", "en")])
+def test_rss_and_atom_name_the_language_of_their_address(client, items, path, prefix, language):
+    # RSS's <language>, Atom's xml:lang: once the repr of a method.
+    parsed = feedparser.parse(client.get(f"{prefix}{path}").content)
+
+    assert parsed.feed.language == language
+
+
 @pytest.mark.parametrize("url", ["/feed.xml", "/feed.atom"])
 def test_a_filtered_feed_carries_the_filtered_items_only(client, items, url):
     parsed = feedparser.parse(client.get(f"{url}?tag=分布式训练&featured=1").content)
