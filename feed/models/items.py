@@ -20,6 +20,7 @@ from taggit.models import Tag, TaggedItemBase
 
 from aitop.days import day_start
 from feed.models.ingest import Tombstone
+from feed.models.loading import LeanLoading
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
 from feed.sql import column, table
@@ -287,7 +288,7 @@ class ItemQuerySet(models.QuerySet):
             return super().delete()
 
 
-class Item(models.Model):
+class Item(LeanLoading, models.Model):
     """One story: a post, an article, a tweet or a paper, and its review state.
 
     The canonical URL is unique across all sources: the same story reached

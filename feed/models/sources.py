@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from taggit.managers import TaggableManager
 from taggit.models import TaggedItemBase
 
+from feed.models.loading import LeanLoading
+
 
 class Kind(models.TextChoices):
     """What sort of publication an item is; the stream's first row of tabs."""
@@ -47,7 +49,7 @@ class TaggedSource(TaggedItemBase):
         ]
 
 
-class Source(models.Model):
+class Source(LeanLoading, models.Model):
     """A place items come from: a feed we fetch, or a name for items added by hand.
 
     Fetch state (ETag, Last-Modified, failures, next fetch, lease) is kept on
