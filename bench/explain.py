@@ -20,7 +20,6 @@ EXTRA_PAGES = [
     ("tags index", "/tags/"),
     ("sources index", "/sources/"),
     ("sitemap", "/sitemap.xml"),
-    ("sitemap items", "/sitemap-items.xml"),
     ("feed.atom", "/feed.atom"),
     ("feed.json", "/feed.json"),
 ]
@@ -40,11 +39,15 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     client = Client(HTTP_HOST="127.0.0.1")
     scans = []
     summary = []
-    for label, path in pages() + EXTRA_PAGES:
+    month = f"{timezone.localdate():%Y-%m}"
+    # The items' sitemap is one section a month (feed/sitemaps.py): this month's.
+    sections = [("sitemap items, this month", f"/sitemap-items-{month}.xml")]
+    for label, path in pages() + EXTRA_PAGES + sections:
         with CaptureQueriesContext(connection) as captured:
             status = client.get(path).status_code
         print(f"## {label}: `{path}` (HTTP {status}, {len(captured)} queries)\n")
