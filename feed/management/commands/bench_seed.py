@@ -1,13 +1,12 @@
 """`manage.py bench_seed --items N [--days D]`: fill an empty database for the benchmark."""
 
 import math
-import time
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from feed.benchdata import bench_seed
-from feed.management.reporting import progress
+from feed.management.reporting import seeded
 
 
 class Command(BaseCommand):
@@ -28,22 +27,9 @@ class Command(BaseCommand):
         if items < 1 or sources < 1 or (days is not None and days < 1):
             raise CommandError("--items, --days and --sources must be at least 1.")
         days = days or max(1, math.ceil(items / 1000))
-        started = time.perf_counter()
-        try:
-            result = bench_seed(
-                items=items,
-                days=days,
-                sources=sources,
-                seed=seed,
-                progress=lambda rows, total, what: progress(rows, total=total, description=what),
-            )
-        except ValueError as error:
-            raise CommandError(str(error)) from None
-        with connection.cursor() as cursor:
-            # Fresh statistics, as a database that has been running a while has.
-            cursor.execute("ANALYZE")
+        result, seconds = seeded(bench_seed, items=items, days=days, sources=sources, seed=seed)
         self.stdout.write(
             f"{result.items} items ({result.tagged} tags on them) over {days} days, "
             f"{result.sources} sources, {result.tags} tags on {connection.vendor} in "
-            f"{time.perf_counter() - started:.1f} s."
+            f"{seconds:.1f} s."
         )
