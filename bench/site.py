@@ -16,7 +16,7 @@ few seconds, and prints a Markdown table per state:
 - cold: `CACHE_URL=dummy://`, nothing cached.
 
 A database with no items is first filled by `manage.py bench_seed --items N`,
-then about a quarter of its items are grouped into stories
+then about three in ten of its items are grouped into stories
 (`manage.py bench_seed_stories`), as the same news from several sources is.
 Every request goes to 127.0.0.1 only.
 """

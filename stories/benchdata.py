@@ -6,7 +6,7 @@ several sources and the site shows it once, with the others as its coverage
 "each story once" condition and the cards' coverage against empty tables.
 So one item in `STORY_EVERY` leads a story with the one to three items
 published just after it, which `feed.benchdata` gives to other sources:
-about a quarter of the items are in a story, rank 0 first.
+about three items in ten are in a story, rank 0 first.
 
 Here rather than in `feed.benchdata` because `feed` never imports the apps
 above it; bench/site.py runs this after `bench_seed`.

@@ -17,7 +17,7 @@ def _run(command: str, **options) -> str:
     return out.getvalue()
 
 
-def test_a_quarter_of_the_seeded_items_are_in_stories_of_two_to_four(client):
+def test_three_in_ten_seeded_items_are_in_stories_of_two_to_four(client):
     _run("bench_seed", items=400, days=1, sources=12)
 
     output = _run("bench_seed_stories")
