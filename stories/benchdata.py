@@ -16,7 +16,6 @@ import random
 from collections.abc import Callable, Iterator
 
 from django.db import transaction
-from django.utils import timezone
 
 from feed.models import Item
 from stories.models import Story, StoryItem
@@ -41,12 +40,8 @@ def bench_stories(
     if StoryItem.objects.exists():
         raise ValueError("the database already holds stories")
     rng = random.Random(seed)  # noqa: S311 - test data, not secrets
-    rows = Item.objects.order_by("id").values_list("id", "source_id")
-    ids = [pk for pk, _ in rows]
-    source_of = dict(rows)
-    groups = [group for group in _groups(ids, rng) if len(group) > 1]
-    now = timezone.now()
-    members = 0
+    source_of = dict(Item.objects.order_by("id").values_list("id", "source_id"))
+    groups = [group for group in _groups(list(source_of), rng) if len(group) > 1]
     with transaction.atomic():
         batches = range(0, len(groups), BATCH)
         for start in progress(iter(batches), len(batches), "stories"):
@@ -58,18 +53,15 @@ def bench_stories(
                 )
                 for group in batch
             )
-            links = [
+            StoryItem.objects.bulk_create(
                 StoryItem(
                     item_id=pk,
                     story_id=story.pk,
                     rank=rank,
                     matched_by=StoryItem.Reason.TEXT,
                     score=0.9,
-                    joined_at=now,
                 )
                 for story, group in zip(stories, batch, strict=True)
                 for rank, pk in enumerate(group)
-            ]
-            StoryItem.objects.bulk_create(links)
-            members += len(links)
-    return len(groups), members
+            )
+    return len(groups), sum(len(group) for group in groups)
