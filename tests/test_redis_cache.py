@@ -1,4 +1,13 @@
-"""The Redis cache backend keeps its clients: building one per call cost more than a round trip."""
+"""The Redis cache backend keeps its clients, one per thread with a connection of its own.
+
+Django built a client per call (more than the round trip), and a pooled
+client takes and gives back a connection on every command (aitop/redis_cache.py).
+"""
+
+import os
+import threading
+
+import redis
 
 from aitop.redis_cache import ReusingRedisCache
 
@@ -6,7 +15,11 @@ from aitop.redis_cache import ReusingRedisCache
 LOCATION = "redis://127.0.0.1:6379/1"
 
 
-def test_every_call_goes_through_one_client_per_server():
+def _connection(backend):
+    return backend._cache.get_client().connection
+
+
+def test_every_call_of_a_thread_goes_through_one_client_per_server():
     backend = ReusingRedisCache(LOCATION, {})
 
     assert backend._cache.get_client() is backend._cache.get_client(write=True)
@@ -21,3 +34,62 @@ def test_a_kept_client_still_reads_and_writes():
         "aitop:test:kept-client": {"n": 1}
     }
     backend.delete("aitop:test:kept-client")
+
+
+def test_each_thread_has_a_connection_of_its_own():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.get("aitop:test:absent")
+    seen = []
+
+    def read():
+        backend.get("aitop:test:absent")
+        seen.append(_connection(backend))
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    thread.join()
+
+    assert seen[0] is not _connection(backend)
+
+
+def test_a_finished_thread_gives_its_connection_back_for_the_next():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.get("aitop:test:absent")
+    server = redis.Redis.from_url(LOCATION)
+    before = server.info("clients")["connected_clients"]
+
+    for _ in range(10):
+        thread = threading.Thread(target=backend.get, args=["aitop:test:absent"])
+        thread.start()
+        thread.join()
+
+    # One more connection at most, reused by each thread in turn: none left open per thread.
+    assert server.info("clients")["connected_clients"] <= before + 1
+
+
+def test_a_forked_child_talks_to_redis_on_its_own_connection():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.set("aitop:test:fork", "parent", 10)
+    parent_connection = _connection(backend)
+    reader, writer = os.pipe()
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            backend.set("aitop:test:fork-child", "child", 10)
+            own = _connection(backend).pid == os.getpid()
+            answer = f"{own} {backend.get('aitop:test:fork')}"
+        except Exception as error:  # reported to the parent
+            answer = repr(error)
+        os.write(writer, answer.encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(pid, 0)
+    with os.fdopen(reader) as pipe:
+        child_said = pipe.read()
+
+    assert child_said == "True parent"
+    # The parent's connection was neither taken nor closed by the child.
+    assert _connection(backend) is parent_connection
+    assert backend.get("aitop:test:fork-child") == "child"
+    backend.delete_many(["aitop:test:fork", "aitop:test:fork-child"])
