@@ -29,14 +29,16 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 # The sorted sets' keys: not DRF's own, which a process of an older release
 # (or one with another cache) may still hold a pickled list under.
 LOG_PREFIX = "aitop:rate:"
-# KEYS: one log per throttle. ARGV: the request's time, its member in the
-# logs, then per log the oldest time still in the period, the limit and the
-# log's lifetime in ms. Answers per log: {count} when logged, {count, oldest
-# time} when refused.
+# KEYS: one log per throttle, then the cache keys to read. ARGV: the
+# request's time, its member in the logs, the number of logs, then per log the
+# oldest time still in the period, the limit and the log's lifetime in ms.
+# Answers: per log {count} when logged, {count, oldest time} when refused;
+# then what MGET found under the keys to read.
 _SLIDING_LOG = """
+local logs = tonumber(ARGV[3])
 local answers = {}
-for i, key in ipairs(KEYS) do
-  local at = 3 * i
+for i = 1, logs do
+  local key, at = KEYS[i], 3 * i + 1
   redis.call("ZREMRANGEBYSCORE", key, "-inf", ARGV[at])
   local count = redis.call("ZCARD", key)
   if count >= tonumber(ARGV[at + 1]) then
@@ -47,7 +49,11 @@ for i, key in ipairs(KEYS) do
     answers[i] = {count + 1}
   end
 end
-return answers
+local found = {}
+if #KEYS > logs then
+  found = redis.call("MGET", unpack(KEYS, logs + 1))
+end
+return {answers, found}
 """
 
 
@@ -161,39 +167,33 @@ def _redis_backend() -> RedisCache | None:
 def _read_and_count_in_redis(
     backend: RedisCache, keys: list[str], throttles: list, *, now: float
 ) -> tuple[dict, list[Counted]]:
-    """MGET of `keys` and the sliding-log script, pipelined: one round trip."""
+    """MGET of `keys` inside the sliding-log script: one command, one round trip."""
+    if not keys and not throttles:
+        return {}, []
     stored = {backend.make_and_validate_key(key): key for key in keys}
-    # Django's Redis backend has no public way to pipeline; its client does.
-    client = backend._cache.get_client(None, write=True)
-    pipeline = client.pipeline(transaction=False)
-    if stored:
-        pipeline.mget(list(stored))
-    if throttles:
-        _sliding_log_call(pipeline, backend, throttles, now=now)
-    answers = pipeline.execute()
-    found = {}
-    if stored:
-        loads = backend._cache._serializer.loads
-        values = answers.pop(0)
-        found = {key: loads(v) for key, v in zip(stored.values(), values, strict=True) if v}
-    outcomes = _outcomes(throttles, answers[0], now=now) if throttles else []
-    return found, outcomes
+    answers, values = _sliding_log_call(backend, throttles, reads=list(stored), now=now)
+    loads = backend._cache._serializer.loads
+    found = {key: loads(v) for key, v in zip(stored.values(), values, strict=True) if v}
+    return found, _outcomes(throttles, answers, now=now)
 
 
 def _logs_count_in_redis(backend: RedisCache, throttles: list, *, now: float) -> list[Counted]:
+    answers, _found = _sliding_log_call(backend, throttles, reads=[], now=now)
+    return _outcomes(throttles, answers, now=now)
+
+
+def _sliding_log_call(backend: RedisCache, throttles: list, *, reads: list[str], now: float):
+    """Run the script: (its answer per throttle, the values of the `reads` keys)."""
+    # Django's Redis backend has no public way to run a script; its client does.
     client = backend._cache.get_client(None, write=True)
-    return _outcomes(throttles, _sliding_log_call(client, backend, throttles, now=now), now=now)
-
-
-def _sliding_log_call(client, backend: RedisCache, throttles: list, *, now: float):
-    # EVAL, not EVALSHA: Redis keeps the compiled script by its hash either
-    # way, and a pipeline with a registered script asks SCRIPT EXISTS first.
-    args = [repr(now), f"{now!r}:{secrets.token_hex(6)}"]
+    # EVAL, not EVALSHA: Redis keeps the compiled script by its hash either way.
+    args = [repr(now), f"{now!r}:{secrets.token_hex(6)}", len(throttles)]
     for throttle in throttles:
         args += [repr(now - throttle.duration), throttle.num_requests]
         args.append(math.ceil(throttle.duration * 1000))
     logs = [backend.make_and_validate_key(LOG_PREFIX + t.key) for t in throttles]
-    return client.eval(_SLIDING_LOG, len(logs), *logs, *args)
+    keys = [*logs, *reads]
+    return client.eval(_SLIDING_LOG, len(keys), *keys, *args)
 
 
 def _outcomes(throttles: list, answers: list, *, now: float) -> list[Counted]:
