@@ -76,7 +76,7 @@ def answer_key(request) -> str:
         request.get_host(),
         request.path,
         repr(list(request.GET.lists())),
-        request.headers.get("accept", "").strip(),
+        request.META.get("HTTP_ACCEPT", "").strip(),
         translation.get_language() or "",
     ]
     return "aitop:api:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()

@@ -108,7 +108,12 @@ class _AnonymousCaller:
 
     def __init__(self, request):
         self.META = request.META
-        self.headers = request.headers
+        self._request = request
+
+    @property
+    def headers(self):
+        # Built on demand: DRF's throttles read the address from META alone.
+        return self._request.headers
 
 
 def anonymous_throttles(request) -> list:
