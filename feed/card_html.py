@@ -131,7 +131,7 @@ def _coverage(item, words: CardWords) -> str:
     ) % {"counter": count}
     rows = "".join(
         f'<li><a href="{words.go(other.pk)}" rel="noopener">{escape(other.source.name)}</a>: '
-        f'<a href="{escape(other.get_absolute_url())}">{escape(other.title)}</a></li>'
+        f'<a href="{words.detail(other)}">{escape(other.title)}</a></li>'
         for other in others
     )
     return (

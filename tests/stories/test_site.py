@@ -95,6 +95,22 @@ def test_the_item_page_lists_the_storys_other_sources_and_puts_them_first_in_rel
     assert re.findall(r'<span class="muted">([^<]+?) ·', related)[:2] == ["机器之心", "Wire"]
 
 
+def test_story_and_related_links_show_a_chinese_title_s_address_as_characters(client, story):
+    # As the card's own title link does: a third of the bytes, and what a reader sees anyway.
+    lead, chinese = story[1], story[2]
+    readable = f"/items/{chinese.pk}/anthropic-发布-claude-opus-45/"
+
+    stream = client.get("/").text
+    page = client.get(lead.get_absolute_url()).text
+
+    assert f'<a href="{readable}">Anthropic 发布 Claude Opus 4.5</a>' in stream
+    assert f'<a href="{readable}">Anthropic 发布 Claude Opus 4.5</a>' in page
+    related = re.findall(r'<ul class="related-list">(.*?)</ul>', page, re.S)[0]
+    assert f'<a href="{readable}">' in related
+    assert "%E5" not in stream + page
+    assert client.get(readable).status_code == 200
+
+
 def test_related_items_weigh_rare_tags_over_common_ones(client, clock):
     item = make_item(title="Subject", tags=["common", "rare"])
     for n in range(5):
