@@ -21,7 +21,7 @@ from the pool once:
 - When a thread ends, its client goes with it and gives the connection back
   to the pool, for the next thread's client.
 
-Pipelines (api/throttling.py) still take a pooled connection.
+A pipeline still takes a pooled connection; nothing on a warm path sends one.
 """
 
 import os
