@@ -84,21 +84,17 @@ class CardWords:
         return f"{self.detail_before}{item.pk}/{escape(item.slug)}{self.detail_after}"
 
 
-def _chip(css: str, chip, *, extra: str = "") -> str:
+def _chip(chip, *, opening: str = "<li>") -> str:
     current = ' aria-current="true"' if chip.active else ""
-    return (
-        f'<li class="{css}{extra}"><a href="{escape(chip.url)}"{current}>'
-        f"{escape(chip.label)}</a></li>"
-    )
+    return f'{opening}<a href="{escape(chip.url)}"{current}>{escape(chip.label)}</a></li>'
 
 
 def _meta(item, source_chip, words: CardWords) -> str:
     parts = ['<p class="item-meta">']
     if item.published_at:
         local = item.published_at.astimezone(words.zone)
-        parts.append(
-            f'<time datetime="{local.isoformat()}">{local.hour:02d}:{local.minute:02d}</time> '
-        )
+        machine = local.isoformat(timespec="seconds")
+        parts.append(f'<time datetime="{machine}">{local.hour:02d}:{local.minute:02d}</time> ')
     current = ' aria-current="true"' if source_chip.active else ""
     parts.append(
         f'<span class="item-byline"><a class="item-source" href="{escape(source_chip.url)}"'
@@ -152,10 +148,8 @@ def card_html(item, *, tag_chips, category_chip, source_chip, words: CardWords) 
         parts.append(f'<p class="item-summary">{escape(item.summary)}</p>')
     parts.append(f'<ul class="tags" aria-label="{words.tags}">')
     if category_chip:
-        parts.append(_chip("tag tag--category", category_chip))
-    parts.extend(
-        _chip("tag", chip, extra=" tag--active" if chip.active else "") for chip in tag_chips
-    )
+        parts.append(_chip(category_chip, opening='<li class="tag--category">'))
+    parts.extend(_chip(chip) for chip in tag_chips)
     parts.append("</ul>")
     if item.recommendation:
         parts.append(

@@ -6,11 +6,9 @@ edit, a rename or a re-tag makes a new key: a cached card is never stale, and
 after a change only the cards that changed are rendered again.
 """
 
-import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import cache
@@ -19,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from feed.card_html import CardWords, card_html
 from feed.conditional import _RELEASE
-from feed.links import StreamQuery
+from feed.links import StreamQuery, iri_quote
 from feed.models import Item
 
 # The card's reference markup; feed/card_html.py writes the same HTML without the engine.
@@ -33,25 +31,6 @@ class Chip:
     label: str
     url: str
     active: bool = False
-
-
-@functools.lru_cache(maxsize=4096)
-def _iri_quote(value: str) -> str:
-    # Letters and digits of any script stay; everything else (ASCII punctuation,
-    # spaces, controls) is percent-encoded as in any query string. Remembered:
-    # the same tag and source slugs come back on card after card.
-    return "".join(
-        char if not char.isascii() and char.isalnum() else quote(char, safe="-._~")
-        for char in value
-    )
-
-
-def _iri(base: str, query: StreamQuery) -> str:
-    """`base?…` with non-ASCII letters kept as they are (an IRI): 3 bytes a letter, not 9."""
-    pairs = query.params()
-    if not pairs:
-        return base
-    return base + "?" + "&".join(f"{name}={_iri_quote(value)}" for name, value in pairs)
 
 
 # Stands for a chip's value while a page's link shapes are worked out (a NUL
@@ -81,7 +60,7 @@ class _ChipLinks:
                 changed = self.query.with_tag(_VALUE)
             else:
                 changed = self.query.replace(**{field: _VALUE})
-            before, after = _iri(self.base, changed).split(_iri_quote(_VALUE))
+            before, after = (self.base + changed.iri_querystring()).split(iri_quote(_VALUE))
             shape = self._shapes[field] = (before, after)
         return shape
 
@@ -89,10 +68,10 @@ class _ChipLinks:
         found = self._urls.get((field, value))
         if found is None:
             if field == "tag" and value in self.query.tags:
-                found = _iri(self.base, self.query)
+                found = self.base + self.query.iri_querystring()
             else:
                 before, after = self._shape(field)
-                found = f"{before}{_iri_quote(value)}{after}"
+                found = f"{before}{iri_quote(value)}{after}"
             self._urls[(field, value)] = found
         return found
 

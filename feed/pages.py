@@ -164,14 +164,19 @@ def page_tag_counts(
 
 
 def stream_url(query: StreamQuery, *, base: str | None = None, **extra: str) -> str:
-    """The stream (or the page at `base`) under `query`."""
+    """The stream (or the page at `base`) under `query`, as a URI: for feeds and redirects."""
     return (base or reverse("feed:stream")) + query.querystring(**extra)
+
+
+def stream_link(query: StreamQuery, *, base: str | None = None, **extra: str) -> str:
+    """`stream_url` as a link on a page writes it: an IRI, as the cards' links are."""
+    return (base or reverse("feed:stream")) + query.iri_querystring(**extra)
 
 
 def feed_links(query: StreamQuery) -> list[Link]:
     """The RSS, Atom and JSON feeds of exactly this filter."""
     return [
-        Link(label=label, url=reverse(name) + query.querystring(), type=mime)
+        Link(label=label, url=reverse(name) + query.iri_querystring(), type=mime)
         for name, label, mime in (
             ("feed:rss", "RSS", "application/rss+xml"),
             ("feed:atom", "Atom", "application/atom+xml"),
@@ -185,7 +190,7 @@ def _tabs(query: StreamQuery, field: str, tabs, base: str) -> list[Link]:
     return [
         Link(
             label=label,
-            url=stream_url(query.replace(**{field: value}), base=base),
+            url=stream_link(query.replace(**{field: value}), base=base),
             active=current == value,
         )
         for value, label in tabs
@@ -197,7 +202,7 @@ def _chips(query: StreamQuery, base: str, *, tag_names: dict, source_name: str) 
         Chip(
             kind="tag",
             label=tag_names.get(slug, slug),
-            remove_url=stream_url(query.without_tag(slug), base=base),
+            remove_url=stream_link(query.without_tag(slug), base=base),
         )
         for slug in query.tags
     ]
@@ -214,7 +219,7 @@ def _chips(query: StreamQuery, base: str, *, tag_names: dict, source_name: str) 
                 Chip(
                     kind=field,
                     label=label,
-                    remove_url=stream_url(query.replace(**{field: ""}), base=base),
+                    remove_url=stream_link(query.replace(**{field: ""}), base=base),
                 )
             )
     return chips
@@ -241,7 +246,7 @@ def stream_context(
     today = today or timezone.localdate()
     items = [item for day in days for item in day.items]
     cards = iter(cards_render(items, query=query, base=base))
-    links = _DayLinks(query.querystring())
+    links = _DayLinks(query.iri_querystring())
     day_cards = [
         DayCards(
             date=day.date,
@@ -268,7 +273,9 @@ def stream_context(
         "category_tabs": _tabs(query, "category", CATEGORY_TABS, base),
         "featured_link": Link(
             label=_("Featured only"),
-            url=stream_url(query.replace(featured="" if query.featured == "1" else "1"), base=base),
+            url=stream_link(
+                query.replace(featured="" if query.featured == "1" else "1"), base=base
+            ),
             active=query.featured == "1",
         ),
         "chips": _chips(query, base, tag_names=tag_names or {}, source_name=source_name),
@@ -276,14 +283,14 @@ def stream_context(
         "facets": [
             Link(
                 label=tag.name,
-                url=stream_url(query.with_tag(tag.slug), base=base),
+                url=stream_link(query.with_tag(tag.slug), base=base),
                 count=tag.item_count,
             )
             for tag in page_tag_counts(items, leave_out=query.tags)
         ],
         "feeds": feed_links(query),
-        "older_url": stream_url(query, base=base, before=older.token()) if older else "",
-        "newest_url": stream_url(query, base=base) if request.GET.get("before") else "",
+        "older_url": stream_link(query, base=base, before=older.token()) if older else "",
+        "newest_url": stream_link(query, base=base) if request.GET.get("before") else "",
         "search_action": base,
     }
 

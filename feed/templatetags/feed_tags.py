@@ -65,6 +65,12 @@ def language_links(request) -> list[LanguageLink]:
 
 
 @register.filter
+def machine_time(moment: datetime.datetime) -> str:
+    """A `<time datetime>` value: the local time to the second, without the microseconds."""
+    return timezone.localtime(moment).isoformat(timespec="seconds")
+
+
+@register.filter
 def iri(url: str) -> str:
     """A URL with its percent-encoded UTF-8 shown as characters: a third of the bytes."""
     return uri_to_iri(url)

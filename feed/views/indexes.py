@@ -10,7 +10,7 @@ from django.shortcuts import render
 from feed.conditional import public_cache
 from feed.links import NO_FILTERS
 from feed.models import Item
-from feed.pages import stream_url
+from feed.pages import stream_link
 from feed.views.common import public_page
 
 # An index lists at most this many entries, most used first.
@@ -22,7 +22,7 @@ INDEX_LIMIT = 500
 def tag_index(request):
     """The tags of the newest visible items, most used first, each linking to its stream."""
     tags = [
-        {"tag": tag, "url": stream_url(NO_FILTERS.with_tag(tag.slug))}
+        {"tag": tag, "url": stream_link(NO_FILTERS.with_tag(tag.slug))}
         for tag in Item.objects.visible().tag_counts(window=settings.AITOP_FACET_WINDOW)[
             :INDEX_LIMIT
         ]
@@ -37,7 +37,7 @@ def tag_index(request):
 def source_index(request):
     """The sources of the newest visible items, kind and count, each linking to its stream."""
     sources = [
-        {"source": source, "url": stream_url(NO_FILTERS.replace(source=source.slug))}
+        {"source": source, "url": stream_link(NO_FILTERS.replace(source=source.slug))}
         for source in Item.objects.visible().source_counts(window=settings.AITOP_FACET_WINDOW)[
             :INDEX_LIMIT
         ]

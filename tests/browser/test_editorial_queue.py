@@ -53,7 +53,7 @@ def test_a_chief_editor_features_a_draft_and_readers_see_its_badge(live_server, 
     page.goto(live_server.url)
     card = page.locator("article.item", has_text="Lumen-4 技术报告")
     assert card.locator(".badge").inner_text() == "精选"
-    assert card.locator(".tag a", has_text="推理").is_visible()
+    assert card.locator(".tags a", has_text="推理").is_visible()
     assert "Another draft" not in page.content()
     page.screenshot(path=artifacts / "editorial-featured-on-stream.png", full_page=True)
 

@@ -287,7 +287,7 @@ STREAM_TEXT = [
     ".heat",
     ".item-summary",
     ".item-why",
-    ".tag a",
+    ".tags a",
     ".tag--category a",
     ".tabs a[aria-current=page]",
     ".tabs--category a",

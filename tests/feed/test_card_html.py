@@ -96,6 +96,19 @@ def test_cards_render_writes_the_template_cards_in_order(clock):
         for item in items
     ]
     assert 'href="/en/go/' in cards[0] and "Featured" in cards[0] and "100°" in cards[0]
+    # The machine-readable time says the second, not the stored microseconds.
+    assert '<time datetime="2026-06-20T09:05:07+08:00">09:05</time>' in cards[0]
+
+
+def test_a_tag_chip_is_a_plain_list_entry_and_the_active_one_says_so(clock):
+    items = _varied_items()
+
+    card = cards_render(items[:1], query=StreamQuery(tags=("agents",)), base="/")[0]
+
+    assert '<li class="tag--category"><a href="/?category=model&amp;tag=agents">' in card
+    assert '<li><a href="/?tag=agents" aria-current="true">agents</a></li>' in card
+    assert '<li><a href="/?tag=%E9%95%BF' not in card
+    assert '<li><a href="/?tag=agents&amp;tag=长上下文">长上下文</a></li>' in card
 
 
 @pytest.mark.parametrize(("base", "query"), QUERIES)

@@ -34,13 +34,13 @@ def test_facets_count_the_tags_within_the_current_filter_most_used_first(client,
     make_item(kind="paper", tags=["量化"], status="draft")
 
     assert facets(client.get("/").text) == [
-        ("推理", 2, "/?tag=%E6%8E%A8%E7%90%86"),
-        ("量化", 2, "/?tag=%E9%87%8F%E5%8C%96"),
-        ("芯片", 1, "/?tag=%E8%8A%AF%E7%89%87"),
+        ("推理", 2, "/?tag=推理"),
+        ("量化", 2, "/?tag=量化"),
+        ("芯片", 1, "/?tag=芯片"),
     ]
     assert facets(client.get("/?kind=paper").text) == [
-        ("量化", 2, "/?kind=paper&tag=%E9%87%8F%E5%8C%96"),
-        ("推理", 1, "/?kind=paper&tag=%E6%8E%A8%E7%90%86"),
+        ("量化", 2, "/?kind=paper&tag=量化"),
+        ("推理", 1, "/?kind=paper&tag=推理"),
     ]
 
 
@@ -49,7 +49,7 @@ def test_a_facet_link_adds_its_tag_to_the_active_ones(client, clock):
     make_item(tags=["量化"])
 
     assert facets(client.get("/?tag=量化").text) == [
-        ("推理", 1, "/?tag=%E9%87%8F%E5%8C%96&tag=%E6%8E%A8%E7%90%86"),
+        ("推理", 1, "/?tag=量化&tag=推理"),
     ]
 
 
@@ -66,7 +66,7 @@ def test_the_tag_index_lists_visible_tags_with_counts_linking_to_the_stream(clie
     )
 
     assert entries == [
-        ("/?tag=%E9%87%8F%E5%8C%96", "量化", "2"),
+        ("/?tag=量化", "量化", "2"),
         ("/?tag=hugging-face", "Hugging Face", "1"),
     ]
     assert "秘密" not in html
@@ -158,7 +158,7 @@ def test_facets_follow_the_desk_at_once(client, clock):
     clock.move(datetime.timedelta(minutes=1))
     make_item(tags=["推理"])
 
-    assert ("推理", 1, "/?tag=%E6%8E%A8%E7%90%86") in facets(client.get("/").text)
+    assert ("推理", 1, "/?tag=推理") in facets(client.get("/").text)
 
 
 def test_facets_count_the_tags_of_the_page_shown(client, clock, settings):
@@ -170,8 +170,8 @@ def test_facets_count_the_tags_of_the_page_shown(client, clock, settings):
     first = client.get("/").text
     older = re.search(r'<a class="pager-older" href="([^"]+)" rel="next"', first)[1]
 
-    assert facets(first) == [("新", 2, "/?tag=%E6%96%B0"), ("热", 1, "/?tag=%E7%83%AD")]
-    assert facets(client.get(unescape(older)).text) == [("旧", 1, "/?tag=%E6%97%A7")]
+    assert facets(first) == [("新", 2, "/?tag=新"), ("热", 1, "/?tag=热")]
+    assert facets(client.get(unescape(older)).text) == [("旧", 1, "/?tag=旧")]
 
 
 def test_the_indexes_count_only_the_newest_window(client, clock, settings):

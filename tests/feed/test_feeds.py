@@ -130,7 +130,7 @@ def test_a_feed_with_a_bad_filter_is_a_400_naming_it(client, items):
 
 def test_every_stream_page_links_to_the_feeds_of_its_filter(client, items):
     html = client.get("/?tag=分布式训练&kind=paper&before=2026-06-20").text
-    query = "?kind=paper&amp;tag=%E5%88%86%E5%B8%83%E5%BC%8F%E8%AE%AD%E7%BB%83"
+    query = "?kind=paper&amp;tag=分布式训练"
 
     alternates = re.findall(
         r'<link rel="alternate" type="([^"]+)" title="[^"]+" href="([^"]+)">', html

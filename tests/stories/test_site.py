@@ -89,8 +89,8 @@ def test_the_item_page_lists_the_storys_other_sources_and_puts_them_first_in_rel
     ]
     # The story's members carry their publish times (in the site's zone) and sources.
     assert re.findall(r'<time datetime="([^"]+)">', related)[:2] == [
-        timezone.localtime(story[2].published_at).isoformat(),
-        timezone.localtime(story[0].published_at).isoformat(),
+        timezone.localtime(story[2].published_at).isoformat(timespec="seconds"),
+        timezone.localtime(story[0].published_at).isoformat(timespec="seconds"),
     ]
     assert re.findall(r'<span class="muted">([^<]+?) ·', related)[:2] == ["机器之心", "Wire"]
 
