@@ -149,6 +149,25 @@ def text_of_clean_html(value: str) -> str:
     return " ".join(text_clean(html.unescape(value)).split())
 
 
+def text_start_of_clean_html(value: str, length: int) -> str:
+    """`text_of_clean_html(value)`, or a start of it longer than `length` characters.
+
+    A summary reads the first SUMMARY_MAX characters of the text, so a long
+    body is read only that far. Cut just after a tag's ">", the HTML reads as
+    the start of what the whole reads (a word split by a tag may end early),
+    so the first `length` characters are the same.
+    """
+    cut = 4 * length
+    while cut < len(value):
+        end = value.rfind(">", 0, cut) + 1
+        if end:
+            text = text_of_clean_html(value[:end])
+            if len(text) > length:
+                return text
+        cut *= 4
+    return text_of_clean_html(value)
+
+
 def text_fit(value: str, limit: int) -> str:
     """`value` cut to `limit` characters, at a word where possible, marked with "…"."""
     if len(value) <= limit:
@@ -317,11 +336,12 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
             raw.base if raw.base.lower().startswith(("http://", "https://")) else base_url
         )
         body = clean_html(text_clean(raw.content or raw.summary), base_url=content_base)
-    if raw.summary and raw.content:
-        summary_text = text_plain(raw.summary)
-    else:
+    summary_from_body = not (raw.summary and raw.content)
+    if summary_from_body:
         # The summary and the body come from the same HTML: sanitise it once.
-        summary_text = text_of_clean_html(body)
+        summary_text = text_start_of_clean_html(body, SUMMARY_MAX)
+    else:
+        summary_text = text_plain(raw.summary)
 
     guid = text_clean(raw.guid).strip()
     if len(guid) > max_length("guid"):
@@ -332,7 +352,7 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
             guid=guid,
             title=title,
             # An entry that is only an image is known by its markup.
-            text=summary_text or body,
+            text=(text_of_clean_html(body) if summary_from_body else summary_text) or body,
             published=published_at.isoformat() if from_feed else "",
             feed_url=base_url,
         )

@@ -6,14 +6,20 @@ from urllib.parse import urljoin
 
 import pytest
 
+from feed.html import clean_html
 from feed.ingest.normalise import (
+    SUMMARY_MAX,
+    TITLE_FROM_TEXT_MAX,
     Skip,
     cluster_key_for,
     entries_normalise,
     entry_normalise,
+    first_sentence,
     summary_cut,
     text_clean,
+    text_of_clean_html,
     text_plain,
+    text_start_of_clean_html,
     url_canonical,
 )
 from feed.ingest.parse import ParseError, RawEntry, parse_feed
@@ -65,15 +71,64 @@ def canonical_joined_as_before(url: str, base: str) -> str | None:
         return None
 
 
-def corpus_links() -> list[str]:
-    links = []
+def corpus_entries() -> list[RawEntry]:
+    entries = []
     for doc in json.loads((FEEDS / "manifest.json").read_text()):
         try:
             parsed = parse_feed((FEEDS / doc["file"]).read_bytes(), url="https://f.example/")
         except ParseError:
             continue
-        links.extend(entry.link for entry in parsed.entries if entry.link)
-    return links
+        entries.extend(parsed.entries)
+    return entries
+
+
+def corpus_links() -> list[str]:
+    return [entry.link for entry in corpus_entries() if entry.link]
+
+
+def _summary_and_title(text: str) -> tuple[str, str]:
+    return summary_cut(text), first_sentence(text, TITLE_FROM_TEXT_MAX)
+
+
+# Cuts that fall inside a word split by a tag, on an entity, after a full stop
+# that the whole text continues ("3.14"), and inside a block that adds a space.
+LONG_BODIES = [
+    "<p>" + "word " * 130 + "spl<b>it</b> more</p>" * 20,
+    "<p>" + "x" * 498 + "&amp;&lt;tail</p><p>next</p>" * 5,
+    "<p>" + "a " * 249 + "3.<b>14</b> is pi. " * 40 + "</p>",
+    "<ul>" + "<li>item</li>" * 400 + "</ul>",
+    "<p>" + "长" * 600 + "。" + "<br>" * 10 + "</p>" * 3,
+]
+
+
+@pytest.mark.parametrize("body", LONG_BODIES)
+def test_a_long_body_s_summary_is_read_from_its_start_as_from_the_whole(body):
+    body = clean_html(body)
+    whole = text_of_clean_html(body)
+
+    start = text_start_of_clean_html(body, SUMMARY_MAX)
+
+    assert whole.startswith(start)
+    assert len(start) > SUMMARY_MAX
+    assert _summary_and_title(start) == _summary_and_title(whole)
+
+
+def test_every_corpus_entry_s_summary_is_the_same_read_from_the_start():
+    bodies = [
+        clean_html(text_clean(entry.content or entry.summary), base_url="https://f.example/")
+        for entry in corpus_entries()
+        if entry.content or entry.summary
+    ]
+    long_ones = 0
+    for body in bodies:
+        whole = text_of_clean_html(body)
+        start = text_start_of_clean_html(body, SUMMARY_MAX)
+        long_ones += start != whole
+
+        assert whole.startswith(start)
+        assert _summary_and_title(start) == _summary_and_title(whole)
+    # The corpus has bodies long enough to be read only in part.
+    assert long_ones > 20
 
 
 ODD_LINKS = [
