@@ -95,7 +95,14 @@ def peak_rss_mb(who=resource.RUSAGE_SELF) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports kB
 
 
-def cleanup() -> None:
+def cleanup(*, hosts: bool = True) -> None:
+    """Remove the benchmark's sources, items and fetch history; with `hosts`, the hosts' slot rows.
+
+    Between rounds the slot rows stay, as on a deployed desk, where a host's
+    rows are made at its first fetch. Deleted under a running worker, they sent
+    each of its first claims down the path that remakes them (a failed UPDATE,
+    a SELECT, an INSERT): work that only this benchmark caused.
+    """
     from django_tasks_db.models import DBTaskResult
 
     from feed.models import FetchAttempt, FetchHost, Item, Source, Tombstone
@@ -115,7 +122,8 @@ def cleanup() -> None:
         args_kwargs__args__0__in=list(sources.values_list("pk", flat=True)),
     ).delete()
     sources.delete()
-    FetchHost.objects.filter(host__startswith="127.0.0.").delete()
+    if hosts:
+        FetchHost.objects.filter(host__startswith="127.0.0.").delete()
 
 
 def bench_parse_and_upsert(entries: int) -> None:
@@ -202,7 +210,7 @@ def sources_reset(urls: list[str], *, active: bool = True) -> None:
     """Bench sources for these URLs, never fetched, with nothing stored yet."""
     from feed.models import Source
 
-    cleanup()
+    cleanup(hosts=False)
     Source.objects.bulk_create(
         Source(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url, is_active=active)
         for n, url in enumerate(urls)
