@@ -16,7 +16,6 @@ import unicodedata
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 import nh3
-from django.utils.text import Truncator
 
 from feed.html import clean_html
 from feed.ingest import wording
@@ -166,6 +165,23 @@ def text_start_of_clean_html(value: str, length: int) -> str:
                 return text
         cut *= 4
     return text_of_clean_html(value)
+
+
+def body_cut(html: str, limit: int = BODY_MAX) -> str:
+    """Sanitised HTML cut to about `limit` characters, before a tag, marked with "…".
+
+    Sanitised again, which closes the elements left open (and drops a tag an
+    odd attribute value cut). Django's Truncator counted the text instead, in
+    an HTML parser written in Python: 2–3 % of a worker's time on the corpus.
+    """
+    end = html.rfind("<", 0, limit)
+    if end <= 0:
+        # Text alone: not inside an entity ("&amp;" cut to "&am" would show as such).
+        end = limit
+        entity = html.rfind("&", limit - 10, limit)
+        if entity != -1 and ";" not in html[entity:limit]:
+            end = entity
+    return clean_html(html[:end] + "…")
 
 
 def text_fit(value: str, limit: int) -> str:
@@ -375,7 +391,7 @@ def entry_normalise(raw: RawEntry, *, base_url: str, now: datetime.datetime) -> 
         if name and name not in authors:
             authors.append(name)
     if len(body) > BODY_MAX:
-        body = clean_html(Truncator(body).chars(BODY_MAX, html=True))
+        body = body_cut(body)
     return Entry(
         guid=guid,
         url=url,

@@ -2,15 +2,18 @@
 
 import datetime
 import json
+import re
 from urllib.parse import urljoin
 
 import pytest
 
 from feed.html import clean_html
 from feed.ingest.normalise import (
+    BODY_MAX,
     SUMMARY_MAX,
     TITLE_FROM_TEXT_MAX,
     Skip,
+    body_cut,
     cluster_key_for,
     entries_normalise,
     entry_normalise,
@@ -332,3 +335,27 @@ def test_the_same_story_from_two_sites_shares_a_cluster_key():
         title="y", arxiv_id="2611.01234"
     )
     assert len(cluster_key_for(title="OpenAI releases GPT-5 today")) <= 64
+
+
+def test_a_long_body_is_cut_before_a_tag_with_its_elements_closed():
+    paragraph = '<p>Ring all-reduce <a href="https://r.example/a">halves</a> the traffic.</p>'
+    raw = RawEntry(
+        title="Long", link="https://news.example/long", content="<blockquote>" + paragraph * 2000
+    )
+
+    body = entry_normalise(raw, base_url="https://news.example/", now=NOW).body
+
+    assert BODY_MAX - len(paragraph) < len(body) <= BODY_MAX + len("…</a></p></blockquote>")
+    assert body.startswith("<blockquote><p>Ring all-reduce")
+    # Marked as cut, inside the element the cut fell in, before the closing tags.
+    assert re.search(r"…(</(a|p|blockquote)>)+$", body) and body.endswith("</blockquote>")
+    # Every element that was opened is closed, every link whole.
+    assert body.count("<p>") == body.count("</p>")
+    assert body.count("<a ") == body.count("</a>") == body.count("<p>")
+
+
+def test_a_long_text_without_markup_is_not_cut_inside_an_entity():
+    text = "a" * (BODY_MAX - 3) + "&amp;" + "b" * 100
+
+    assert body_cut(text) == "a" * (BODY_MAX - 3) + "…"
+    assert body_cut("x" * 30_000) == "x" * BODY_MAX + "…"
