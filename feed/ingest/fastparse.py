@@ -51,7 +51,9 @@ _SLOW_MARKERS = (
 # feedparser's names for <rss version="…">; any other 2.x is "rss20".
 _RSS_VERSIONS = {"0.91": "rss091u", "0.92": "rss092", "0.93": "rss093", "0.94": "rss094"}
 # A base URI attribute (xml:base, or feedparser's bare "base") somewhere in the document.
-_BASE_ATTRIBUTE = re.compile(rb"base\s*=", re.IGNORECASE)
+# Searched in the lowered body: with re.IGNORECASE the search found no literal
+# to look for first and took 3.5 times as long.
+_BASE_ATTRIBUTE = re.compile(rb"base\s*=")
 # Elements of an RSS item that feedparser reads into fields this path does
 # not read them into (feedparser reads Atom's namespace as RSS's own).
 _RSS_UNREAD = frozenset(
@@ -130,7 +132,7 @@ def fast_parse(body: bytes) -> tuple[str, str, list[dict], int | None] | None:
     except (etree.XMLSyntaxError, ValueError):
         return None
     try:
-        bases = _Bases(root) if _BASE_ATTRIBUTE.search(body) else None
+        bases = _Bases(root) if _BASE_ATTRIBUTE.search(body.lower()) else None
         if root.tag == "rss":
             return _rss(root, bases)
         if root.tag == f"{RDF}RDF":
