@@ -288,6 +288,16 @@ class ItemQuerySet(models.QuerySet):
             return super().delete()
 
 
+@functools.lru_cache(maxsize=4096)
+def title_slug(title: str) -> str:
+    """An item's slug: its title slugified, at most 80 characters, "item" if nothing is left.
+
+    Remembered: a page links to fifty items and their stories' others, and
+    slugify (Unicode normalisation, two regular expressions) is 8 µs a title.
+    """
+    return slugify(title, allow_unicode=True)[:80] or "item"
+
+
 class Item(LeanLoading, models.Model):
     """One story: a post, an article, a tweet or a paper, and its review state.
 
@@ -499,4 +509,4 @@ class Item(LeanLoading, models.Model):
     @property
     def slug(self) -> str:
         """A readable URL segment; the id alone identifies the item."""
-        return slugify(self.title, allow_unicode=True)[:80] or "item"
+        return title_slug(self.title)
