@@ -14,6 +14,7 @@ change to the card goes into both.
 """
 
 import datetime
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -34,7 +35,16 @@ _SLUG = "aitop-card-slug"
 
 def escape(value) -> str:
     """What autoescaping does to a value: django.utils.html.escape without its lazy check."""
+    if type(value) is str:
+        return _escape_text(value)
     return html.escape(str(value))
+
+
+@functools.lru_cache(maxsize=8192)
+def _escape_text(value: str) -> str:
+    # Remembered: a page escapes about 700 values, most of them again on the
+    # next page (tag and source names and links, the same items' texts).
+    return html.escape(value)
 
 
 @dataclass(frozen=True)
