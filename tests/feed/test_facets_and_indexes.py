@@ -4,6 +4,7 @@ import datetime
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
+from urllib.parse import quote
 
 import pytest
 
@@ -51,6 +52,18 @@ def test_a_facet_link_adds_its_tag_to_the_active_ones(client, clock):
     assert facets(client.get("/?tag=量化").text) == [
         ("推理", 1, "/?tag=量化&tag=推理"),
     ]
+
+
+def test_a_facet_link_in_characters_leads_where_its_percent_encoded_form_did(client, clock):
+    make_item(title="Both", tags=["量化", "推理"])
+    make_item(title="Only one", tags=["量化"])
+    [(_, _, link)] = facets(client.get("/?tag=量化").text)
+
+    # What a browser sends for the link: its UTF-8 percent-encoded.
+    sent = client.get(quote(link, safe="/?=&"))
+
+    assert sent.status_code == 200
+    assert "Both" in sent.text and "Only one" not in sent.text
 
 
 def test_the_tag_index_lists_visible_tags_with_counts_linking_to_the_stream(client, clock):
