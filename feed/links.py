@@ -55,7 +55,7 @@ class StreamQuery:
 
     def querystring(self, **extra: str) -> str:
         """`?…` for this state plus `extra` (e.g. before=…), or "" when empty."""
-        pairs = self.params() + [(key, value) for key, value in extra.items() if value]
+        pairs = self._pairs(extra)
         return f"?{urlencode(pairs)}" if pairs else ""
 
     def iri_querystring(self, **extra: str) -> str:
@@ -64,10 +64,13 @@ class StreamQuery:
         For links on a page, which browsers send percent-encoded; redirects and
         feeds keep `querystring()`.
         """
-        pairs = self.params() + [(key, value) for key, value in extra.items() if value]
+        pairs = self._pairs(extra)
         if not pairs:
             return ""
         return "?" + "&".join(f"{name}={iri_quote(value)}" for name, value in pairs)
+
+    def _pairs(self, extra: dict[str, str]) -> list[tuple[str, str]]:
+        return self.params() + [(key, value) for key, value in extra.items() if value]
 
     def replace(self, **changes) -> "StreamQuery":
         return dataclasses.replace(self, **changes)
