@@ -492,6 +492,12 @@ FETCH_PER_HOST = env_int("AITOP_FETCH_PER_HOST", 1)
 # Due sources a fetch_worker claims in one go (one query on PostgreSQL, with
 # SKIP LOCKED, so workers never wait for one another's claims).
 FETCH_BATCH_SIZE = env_int("AITOP_FETCH_BATCH_SIZE", 100)
+# Processes a fetch_worker parses and normalises fetched documents in, so that
+# this CPU work runs beside its threads instead of taking turns with them for
+# one GIL; 0 reads them in the fetch threads.
+FETCH_READERS = env_int("AITOP_FETCH_READERS", 1)
+if FETCH_READERS < 0:
+    raise ImproperlyConfigured("AITOP_FETCH_READERS must be 0 or more.")
 for _name in ("FETCH_CONCURRENCY", "FETCH_PER_HOST", "FETCH_BATCH_SIZE"):
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"AITOP_{_name} must be at least 1.")

@@ -48,6 +48,7 @@ from feed.ingest.pipeline import (
     internal_error,
     source_record_safely,
 )
+from feed.ingest.reading import ReaderPool
 from feed.ingest.schedule import host_key
 from feed.models import Source
 from feed.signals import arrivals_gathered
@@ -99,12 +100,14 @@ def sources_fetch_batch(
     owner: str,
     concurrency: int | None = None,
     now: datetime.datetime | None = None,
+    readers: ReaderPool | None = None,
 ) -> list[IngestResult]:
     """Fetch sources that `owner` has leased, up to `concurrency` at once; one result each.
 
     A source whose host is busy with one of this batch's own requests waits
     for it; one whose host another worker holds, or whose gap has not passed,
-    is given back with its next fetch at the host's time (DEFERRED).
+    is given back with its next fetch at the host's time (DEFERRED). With
+    `readers`, the fetched documents are parsed in its processes.
 
     What is the same for every source is done once a batch: the keyword
     rules are read, and the hosts' slot rows made, at the start; the fetch
@@ -138,6 +141,7 @@ def sources_fetch_batch(
                         etag=source.etag,
                         last_modified=source.last_modified,
                         now=started.now,
+                        readers=readers,
                     )
                     in_flight[future] = started
             pending = waiting + pending

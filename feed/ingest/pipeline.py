@@ -32,8 +32,9 @@ from feed.ingest.leases import (
     source_claim,
     source_release,
 )
-from feed.ingest.normalise import Entry, Skip, entries_normalise, text_clean
-from feed.ingest.parse import ParseError, parse_feed
+from feed.ingest.normalise import Entry, Skip, text_clean
+from feed.ingest.parse import ParseError
+from feed.ingest.reading import ReaderPool, body_read
 from feed.ingest.rows import fetch_attempt_insert, source_state_release
 from feed.ingest.schedule import (
     host_key,
@@ -164,11 +165,17 @@ def host_deferred(host: str, retry_at: datetime.datetime) -> FeedRead:
 
 
 def feed_fetch_read(
-    *, url: str, now: datetime.datetime, etag: str = "", last_modified: str = ""
+    *,
+    url: str,
+    now: datetime.datetime,
+    etag: str = "",
+    last_modified: str = "",
+    readers: ReaderPool | None = None,
 ) -> FeedRead:
     """The network and CPU part of a fetch: GET, parse, normalise. No database query.
 
     The caller holds the host's slot; this is what fetch_worker's threads run.
+    With `readers`, the parse and normalise happen in one of its processes.
     """
     try:
         fetched = fetch_feed(url, etag=etag, last_modified=last_modified)
@@ -181,8 +188,15 @@ def feed_fetch_read(
         )
     if fetched.not_modified:
         return FeedRead(Outcome.NOT_MODIFIED, 304, fetched.headers, fetched.final_url)
+    read = readers.read if readers else body_read
     try:
-        parsed = parse_feed(fetched.body, content_type=fetched.content_type, url=fetched.final_url)
+        document = read(
+            fetched.body,
+            content_type=fetched.content_type,
+            url=fetched.final_url,
+            now=now,
+            limit=settings.FETCH_MAX_ENTRIES,
+        )
     except ParseError as error:
         return FeedRead(
             Outcome.FAILED,
@@ -191,18 +205,15 @@ def feed_fetch_read(
             fetched.final_url,
             error=str(error),
         )
-    entries, skips = entries_normalise(
-        parsed.entries, base_url=fetched.final_url, now=now, limit=settings.FETCH_MAX_ENTRIES
-    )
     return FeedRead(
-        Outcome.PARTIAL if parsed.warning else Outcome.OK,
+        Outcome.PARTIAL if document.warning else Outcome.OK,
         fetched.status_code,
         fetched.headers,
         fetched.final_url,
-        entries=entries,
-        skips=skips,
-        ttl_minutes=parsed.ttl_minutes,
-        warning=parsed.warning,
+        entries=document.entries,
+        skips=document.skips,
+        ttl_minutes=document.ttl_minutes,
+        warning=document.warning,
     )
 
 

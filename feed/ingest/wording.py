@@ -59,6 +59,7 @@ JSON_NOT_UTF8 = _("the JSON Feed is not valid UTF-8; unreadable characters were 
 NOT_JSON_FEED = _("not a JSON Feed: %(detail)s")
 JSON_NO_ITEMS = _("not a JSON Feed: no list of items")
 JSON_NO_VERSION = _("the JSON Feed does not say which version it is")
+READER_DIED = _("the process reading the feed ended before it was read")
 ENTITIES_MANY = _("the document declares %(count)s entities")
 ENTITY_PARAMETER = _("the document declares a parameter entity")
 ENTITY_EXTERNAL = _("the document declares an external entity")

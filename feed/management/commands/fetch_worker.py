@@ -11,6 +11,7 @@ from feed.ingest import Outcome
 from feed.ingest.batch import sources_claim_batch, sources_fetch_batch
 from feed.ingest.due import sources_soon_due
 from feed.ingest.leases import lease_owner_id
+from feed.ingest.reading import ReaderPool
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,15 @@ class Command(BaseCommand):
             help="Seconds to wait when nothing is due (default: AITOP_FETCH_SCHEDULER_INTERVAL).",
         )
         parser.add_argument(
+            "--readers",
+            type=int,
+            default=settings.FETCH_READERS,
+            help=(
+                "Processes that parse fetched documents beside the fetch threads; 0 parses "
+                "in the threads (default: AITOP_FETCH_READERS)."
+            ),
+        )
+        parser.add_argument(
             "--until-idle",
             action="store_true",
             help=(
@@ -54,13 +64,16 @@ class Command(BaseCommand):
             ),
         )
 
-    def handle(self, *args, concurrency, batch_size, interval, until_idle, **options):
+    def handle(self, *args, concurrency, batch_size, interval, readers, until_idle, **options):
         if concurrency < 1 or batch_size < 1:
             raise CommandError("--concurrency and --batch-size must be at least 1.")
+        if readers < 0:
+            raise CommandError("--readers must be 0 or more.")
         self.verbosity = options["verbosity"]
         self.stopping = threading.Event()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         totals = {"sources": 0, "new": 0, "failed": 0}
+        self.readers = ReaderPool(readers) if readers else None
         try:
             while not self.stopping.is_set():
                 fetched = self._round(concurrency=concurrency, batch_size=batch_size, totals=totals)
@@ -71,6 +84,8 @@ class Command(BaseCommand):
                         break
                     self.stopping.wait(min(interval, 0.2) if until_idle else interval)
         finally:
+            if self.readers:
+                self.readers.close()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         self.stdout.write(
@@ -83,7 +98,9 @@ class Command(BaseCommand):
         owner = lease_owner_id()
         try:
             sources = sources_claim_batch(owner=owner, now=timezone.now(), limit=batch_size)
-            results = sources_fetch_batch(sources=sources, owner=owner, concurrency=concurrency)
+            results = sources_fetch_batch(
+                sources=sources, owner=owner, concurrency=concurrency, readers=self.readers
+            )
         except DatabaseError:
             # The database restarting must not end the worker: the leases of
             # this batch expire, and the sources are claimed again.

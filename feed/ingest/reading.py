@@ -1,0 +1,121 @@
+"""Reading a fetched document (parse, then normalise), here or in a pool of processes.
+
+Reading is the CPU of a fetch. A running fetch_worker is held by its GIL,
+not by the network: its threads wait for one another (docs/ingestion.md,
+"The fifth profile"), and parsing and normalising are close to half of the
+time they hold it. A `ReaderPool` moves that half into other processes,
+each with an interpreter of its own: the fetch thread sends the body and
+waits, without the GIL, for the entries to come back.
+
+Every guard of a fetch stays in the worker: the SSRF check, the timeouts
+and the body cap come before there is a body, so a reader only ever sees
+bytes already within the cap. A reader that dies (a crash in a parser, the
+kernel ending it) fails that one fetch with a message, and the pool starts
+afresh for the next.
+"""
+
+import dataclasses
+import datetime
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from django.conf import settings
+
+from aitop.helpers import helper_setup
+from feed.ingest import wording
+from feed.ingest.normalise import Entry, Skip, entries_normalise
+from feed.ingest.parse import ParseError, parse_feed
+from feed.ingest.wording import recorded
+
+
+@dataclasses.dataclass
+class BodyRead:
+    """What a feed document holds, ready to be written."""
+
+    entries: list[Entry]
+    skips: list[Skip]
+    ttl_minutes: int | None = None
+    warning: str = ""
+
+
+def body_read(
+    body: bytes, *, content_type: str, url: str, now: datetime.datetime, limit: int
+) -> BodyRead:
+    """Parse and normalise a fetched document: no database, no network (ParseError)."""
+    parsed = parse_feed(body, content_type=content_type, url=url)
+    entries, skips = entries_normalise(parsed.entries, base_url=url, now=now, limit=limit)
+    return BodyRead(entries, skips, parsed.ttl_minutes, parsed.warning)
+
+
+class ReaderPool:
+    """`processes` reader processes, shared by a worker's fetch threads.
+
+    The processes start in the background (Django's set-up takes each about
+    half a second); until they are up, documents are read in the thread that
+    fetched them, so a worker's first fetches never wait for its readers.
+    """
+
+    def __init__(self, processes: int):
+        self.processes = processes
+        self._lock = threading.Lock()
+        self._executor, self._starting = self._executor_start()
+
+    def _executor_start(self) -> tuple[ProcessPoolExecutor, list[Future]]:
+        # Spawned, not forked: the worker has threads and a database connection,
+        # which a forked child would inherit half-held.
+        executor = ProcessPoolExecutor(
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=helper_setup,
+            initargs=(
+                os.getpid(),
+                os.environ["DJANGO_SETTINGS_MODULE"],
+                {
+                    name: getattr(settings, name)
+                    for name in dir(settings)
+                    if name.startswith("FETCH_")
+                },
+            ),
+        )
+        # One small task each: a process is started for each task no idle one can take.
+        return executor, [executor.submit(os.getpid) for _ in range(self.processes)]
+
+    def wait_started(self) -> None:
+        """Wait until every process is up (tests, to be sure reads go to the processes)."""
+        wait(self._starting)
+
+    def read(
+        self, body: bytes, *, content_type: str, url: str, now: datetime.datetime, limit: int
+    ) -> BodyRead:
+        """`body_read` in a reader process; in this thread while the processes start."""
+        executor, starting = self._executor, self._starting
+        if not all(future.done() for future in starting) or any(
+            future.exception() for future in starting
+        ):  # still starting, or they could not start: read it here
+            return body_read(body, content_type=content_type, url=url, now=now, limit=limit)
+        try:
+            future = executor.submit(
+                body_read, body, content_type=content_type, url=url, now=now, limit=limit
+            )
+            return future.result()
+        except BrokenProcessPool:
+            self._replace(executor)
+            raise ParseError(recorded(wording.READER_DIED)) from None
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:  # the first thread to see it replaces it
+                self._executor, self._starting = self._executor_start()
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> "ReaderPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
