@@ -1,6 +1,8 @@
 """Search finds exactly what a plain case-insensitive substring scan finds, through an index."""
 
 import datetime
+import importlib
+import types
 
 import pytest
 from django.db import connection
@@ -216,8 +218,65 @@ def test_postgresql_serves_rare_words_from_its_search_indexes(corpus, clock):
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's FTS5 table")
 def test_sqlite_index_is_rebuilt_when_a_migration_dropped_its_triggers(corpus):
     with connection.cursor() as cursor:
-        cursor.execute("DROP TRIGGER feed_item_search_insert")
-    make_item(title="写在触发器丢失时", url="https://corpus.example/lost")
+        cursor.execute("DROP TRIGGER feed_item_search_public_insert")
+    make_item(title="写在触发器丢失时", url="https://corpus.example/lost", status="published")
 
     assert search_schema_repair(connection=connection) is True
     assert Item.objects.visible().search("触发器").count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's FTS5 table")
+def test_sqlite_index_holds_public_items_only_and_follows_every_move(corpus, clock):
+    """A draft edited before it is published is found by its published words only."""
+    source = corpus[0][0].source
+    draft = make_item(
+        source=source,
+        url="https://corpus.example/moves",
+        status="draft",
+        title="草稿标题 draftword",
+    )
+    assert fts_rows("draftword") == set()
+
+    Item.objects.filter(pk=draft.pk).update(title="发布标题 liveword")
+    Item.objects.filter(pk=draft.pk).update(status="published", published_at=clock.now)
+    assert fts_rows("liveword") == {draft.pk}
+    assert fts_rows("draftword") == set()
+    assert list(Item.objects.visible().search("liveword").values_list("pk", flat=True)) == [
+        draft.pk
+    ]
+
+    Item.objects.filter(pk=draft.pk).update(title="改过的标题 editedword")
+    assert (fts_rows("liveword"), fts_rows("editedword")) == (set(), {draft.pk})
+
+    Item.objects.filter(pk=draft.pk).update(status="rejected")
+    assert fts_rows("editedword") == set()
+    Item.objects.filter(pk=draft.pk).update(status="featured")
+    assert fts_rows("editedword") == {draft.pk}
+
+    Item.objects.filter(pk=draft.pk).delete()
+    assert fts_rows("editedword") == set()
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO feed_item_search(feed_item_search) VALUES ('integrity-check')")
+
+
+def fts_rows(word: str) -> set[int]:
+    """SQLite: the rows the FTS5 index itself answers for `word` (not filtered by feed_item)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rowid FROM feed_item_search WHERE feed_item_search MATCH %s", [f'"{word}"']
+        )
+        return {rowid for (rowid,) in cursor.fetchall()}
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's FTS5 table")
+def test_sqlite_index_of_an_older_database_is_refilled_with_public_items_only(corpus):
+    visible, hidden = corpus
+    migration = importlib.import_module("feed.migrations.0010_search_index_public_items")
+    # Back to the triggers of before, which indexed every row, drafts too.
+    migration.every_row(None, types.SimpleNamespace(connection=connection))
+    assert fts_rows("分布式训练") == {visible[0].pk, *(item.pk for item in hidden[:3])}
+
+    assert search_schema_repair(connection=connection) is True
+
+    assert fts_rows("分布式训练") == {visible[0].pk, hidden[2].pk}  # the scheduled one is public
+    assert Item.objects.visible().search("分布式训练").count() == 1
