@@ -6,8 +6,9 @@ address, the body cap after decompression, timeouts, redirects — is a
 synchronous httpx client that is kept exactly as it is. Each thread runs
 only `feed_fetch_read` (GET, parse, normalise: no database query), the
 parse and normalise in one of the worker's reader processes when it has
-them (feed/ingest/reading.py); the worker's main thread does every database step in order — the host's
-politeness slot before a request, the source's transaction after — so a
+them (feed/ingest/reading.py); the worker's main thread does every
+database step in order — the host's politeness slot before a request, the
+source's transaction after — so a
 batch uses one database connection whatever its concurrency, and SQLite
 sees one writer per worker.
 
