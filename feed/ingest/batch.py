@@ -8,9 +8,8 @@ only `feed_fetch_read` (GET, parse, normalise: no database query), the
 parse and normalise in one of the worker's reader processes when it has
 them (feed/ingest/reading.py); the worker's main thread does every
 database step in order — the host's politeness slot before a request, the
-source's transaction after — so a
-batch uses one database connection whatever its concurrency, and SQLite
-sees one writer per worker.
+source's transaction after — so a batch uses one database connection
+whatever its concurrency, and SQLite sees one writer per worker.
 
 A source stays leased by this worker from its claim to its commit; a worker
 killed anywhere in between leaves leases that expire after
