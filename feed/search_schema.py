@@ -60,30 +60,29 @@ SQLITE_TABLE = """CREATE VIRTUAL TABLE IF NOT EXISTS feed_item_search USING fts5
 # cost ingestion about 35 µs an item (some 40 % of its INSERT). A row enters the
 # index when it becomes public and leaves it, by the 'delete' command with the
 # values it was indexed with, when it stops being public, changes or goes.
-_SQLITE_PUBLIC = "IN ('published', 'featured')"
 _COLUMNS = "title, summary, recommendation, authors"
 _INDEX_NEW = (
     f"INSERT INTO feed_item_search(rowid, {_COLUMNS})"
     f" SELECT new.id, new.title, new.summary, new.recommendation, new.authors"
-    f" WHERE new.status {_SQLITE_PUBLIC};"
+    f" WHERE new.{_PUBLIC};"
 )
 _UNINDEX_OLD = (
     f"INSERT INTO feed_item_search(feed_item_search, rowid, {_COLUMNS})"
     f" SELECT 'delete', old.id, old.title, old.summary, old.recommendation, old.authors"
-    f" WHERE old.status {_SQLITE_PUBLIC};"
+    f" WHERE old.{_PUBLIC};"
 )
 SQLITE_TRIGGERS = {
     "feed_item_search_public_insert": f"""CREATE TRIGGER feed_item_search_public_insert
-    AFTER INSERT ON feed_item WHEN new.status {_SQLITE_PUBLIC} BEGIN
+    AFTER INSERT ON feed_item WHEN new.{_PUBLIC} BEGIN
         {_INDEX_NEW}
     END""",
     "feed_item_search_public_delete": f"""CREATE TRIGGER feed_item_search_public_delete
-    AFTER DELETE ON feed_item WHEN old.status {_SQLITE_PUBLIC} BEGIN
+    AFTER DELETE ON feed_item WHEN old.{_PUBLIC} BEGIN
         {_UNINDEX_OLD}
     END""",
     "feed_item_search_public_update": f"""CREATE TRIGGER feed_item_search_public_update
     AFTER UPDATE OF {_COLUMNS}, status ON feed_item
-    WHEN old.status {_SQLITE_PUBLIC} OR new.status {_SQLITE_PUBLIC} BEGIN
+    WHEN old.{_PUBLIC} OR new.{_PUBLIC} BEGIN
         {_UNINDEX_OLD}
         {_INDEX_NEW}
     END""",
@@ -118,7 +117,7 @@ SQLITE_FILL = [
     "INSERT INTO feed_item_search(feed_item_search) VALUES ('delete-all')",
     # Built from this module's constants only.
     f"INSERT INTO feed_item_search(rowid, {_COLUMNS}) SELECT id, {_COLUMNS}"  # noqa: S608
-    f" FROM feed_item WHERE status {_SQLITE_PUBLIC}",
+    f" FROM feed_item WHERE {_PUBLIC}",
 ]
 
 
