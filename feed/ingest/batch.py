@@ -24,9 +24,11 @@ import logging
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import ExitStack
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from feed.ingest.due import sources_due
@@ -48,10 +50,12 @@ from feed.ingest.pipeline import (
     host_deferred,
     internal_error,
     source_record_safely,
+    source_state_apply,
+    source_write,
 )
 from feed.ingest.reading import ReaderPool
 from feed.ingest.schedule import host_key
-from feed.models import Source
+from feed.models import Source, TaggedSource
 from feed.signals import arrivals_gathered
 
 logger = logging.getLogger(__name__)
@@ -79,7 +83,9 @@ def sources_claim_batch(*, owner: str, now: datetime.datetime, limit: int) -> li
             lease_owner=owner, lease_expires_at=now + lease
         )
     # Every source's default tags in one query, for the items its fetch creates.
-    claimed = Source.objects.filter(id__in=ids, lease_owner=owner).prefetch_related("default_tags")
+    claimed = Source.objects.filter(id__in=ids, lease_owner=owner).prefetch_related(
+        Prefetch("tagged_sources", queryset=TaggedSource.objects.select_related("tag"))
+    )
     order = {source_id: position for position, source_id in enumerate(ids)}
     return sorted(claimed, key=lambda source: order[source.id])
 
@@ -127,46 +133,83 @@ def sources_fetch_batch(
         ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
     ):
         while pending or in_flight:
-            waiting: deque[Source] = deque()
-            while pending and len(in_flight) < concurrency:
-                source = pending.popleft()
-                started = _start(source, owner=owner, now=now, busy_hosts=busy_hosts)
-                if isinstance(started, IngestResult):
-                    results.append(started)
-                elif started is None:
-                    waiting.append(source)
-                else:
-                    future = pool.submit(
-                        feed_fetch_read,
-                        url=source.feed_url,
-                        etag=source.etag,
-                        last_modified=source.last_modified,
-                        now=started.now,
-                        readers=readers,
-                    )
-                    in_flight[future] = started
+            starting, waiting, deferred = _start_all(
+                pending,
+                room=concurrency - len(in_flight),
+                owner=owner,
+                now=now,
+                busy_hosts=busy_hosts,
+            )
+            results += deferred
+            for flight in starting:
+                future = pool.submit(
+                    feed_fetch_read,
+                    url=flight.source.feed_url,
+                    etag=flight.source.etag,
+                    last_modified=flight.source.last_modified,
+                    now=flight.now,
+                    readers=readers,
+                )
+                in_flight[future] = flight
             pending = waiting + pending
             if not in_flight:
                 continue
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                flight = in_flight.pop(future)
-                results.append(
-                    _finish(future, flight, owner=owner, busy_hosts=busy_hosts, tagger=tagger)
-                )
+            finished = [(future, in_flight.pop(future)) for future in done]
+            results += _finish_all(finished, owner=owner, busy_hosts=busy_hosts, tagger=tagger)
         history_prune([result.source_id for result in results if result.status != Outcome.DEFERRED])
     return results
 
 
+def _start_all(
+    pending: deque[Source],
+    *,
+    room: int,
+    owner: str,
+    now: datetime.datetime | None,
+    busy_hosts: dict[str, int],
+) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
+    """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
+
+    Every slot is taken in one transaction, committed before any request
+    goes out, so that the batch's first claims, and each round's after it,
+    cost one commit rather than one each.
+    """
+    starting: list[_InFlight] = []
+    waiting: deque[Source] = deque()
+    deferred: list[IngestResult] = []
+    with ExitStack() as stack:
+        in_transaction = False
+        while pending and len(starting) < room:
+            source = pending.popleft()
+            host = host_key(source.feed_url)
+            if busy_hosts.get(host, 0) >= host_slots(host):
+                # Every slot of the host is ours: wait for us, no need to ask the database.
+                waiting.append(source)
+                continue
+            if not in_transaction:
+                stack.enter_context(transaction.atomic())
+                in_transaction = True
+            started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
+            if isinstance(started, IngestResult):
+                deferred.append(started)
+            elif started is None:
+                waiting.append(source)
+            else:
+                starting.append(started)
+    return starting, waiting, deferred
+
+
 def _start(
-    source: Source, *, owner: str, now: datetime.datetime | None, busy_hosts: dict[str, int]
+    source: Source,
+    *,
+    host: str,
+    owner: str,
+    now: datetime.datetime | None,
+    busy_hosts: dict[str, int],
 ) -> _InFlight | IngestResult | None:
     """Take the source's host for it: in flight, a result (deferred), or None (wait for us)."""
-    host = host_key(source.feed_url)
     ours = busy_hosts.get(host, 0)
-    if ours >= host_slots(host):
-        # Every slot of the host is ours: no need to ask the database.
-        return None
     at = now or timezone.now()
     slot_owner = f"{owner}/{source.pk}"
     retry_at = host_claim(host=host, owner=slot_owner, now=at)
@@ -181,23 +224,66 @@ def _start(
     return IngestResult(source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=retry_at)
 
 
-def _finish(
-    future: Future,
-    flight: _InFlight,
+def _finish_all(
+    finished: list[tuple[Future, _InFlight]],
     *,
     owner: str,
     busy_hosts: dict[str, int],
     tagger: KeywordTagger,
-) -> IngestResult:
-    """Free the host, then write what the fetch brought."""
-    elapsed = datetime.timedelta(seconds=time.monotonic() - flight.started)
-    host_release(host=flight.host, owner=flight.slot_owner, finished_at=flight.now + elapsed)
-    busy_hosts[flight.host] -= 1
+) -> list[IngestResult]:
+    """Free the hosts of the fetches that ended together, and write what they brought.
+
+    All in one transaction: one commit for the fetches of a round rather
+    than two for each, which is most of what the worker's one thread of
+    database work waits on. If any of them cannot be written (its lease was
+    lost, a bug), that transaction is rolled back and each is written on its
+    own, as `source_record_safely` does, so one source never costs another
+    its items.
+    """
+    reads = []
+    for future, flight in finished:
+        busy_hosts[flight.host] -= 1
+        reads.append((flight, _read(future, flight)))
     try:
-        read = future.result()
+        with transaction.atomic():
+            written = []
+            for flight, read in reads:
+                _host_release(flight)
+                written.append(
+                    source_write(
+                        flight.source,
+                        read,
+                        owner=owner,
+                        now=flight.now,
+                        started=flight.started,
+                        tagger=tagger,
+                    )
+                )
+    except Exception:
+        return [_finish_alone(flight, read, owner=owner, tagger=tagger) for flight, read in reads]
+    for (flight, _), (_, state) in zip(reads, written, strict=True):
+        source_state_apply(flight.source, state)
+    return [result for result, _ in written]
+
+
+def _read(future: Future, flight: _InFlight) -> FeedRead:
+    try:
+        return future.result()
     except Exception as error:
         logger.exception("fetching source %s failed", flight.source.pk)
-        read = FeedRead(Outcome.FAILED, error=internal_error(error))
+        return FeedRead(Outcome.FAILED, error=internal_error(error))
+
+
+def _host_release(flight: _InFlight) -> None:
+    """Free the slot; the host's gap counts from the moment the request ended."""
+    elapsed = datetime.timedelta(seconds=time.monotonic() - flight.started)
+    host_release(host=flight.host, owner=flight.slot_owner, finished_at=flight.now + elapsed)
+
+
+def _finish_alone(
+    flight: _InFlight, read: FeedRead, *, owner: str, tagger: KeywordTagger
+) -> IngestResult:
+    _host_release(flight)
     return source_record_safely(
         flight.source,
         read,

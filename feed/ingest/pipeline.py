@@ -273,40 +273,59 @@ def source_record(
     prunes the history of all its sources at the end (`prune_history=False`).
     """
     with transaction.atomic():
-        counts = (
-            items_upsert(source=source, entries=read.entries, now=now, tagger=tagger)
-            if read.entries
-            else UpsertCounts()
-        )
-        state = _source_state(source, read, now=now, changed=bool(counts.new or counts.updated))
-        if not source_state_release(source_id=source.pk, owner=owner, state=state):
-            raise LeaseLostError
-        reasons = _reasons(read.skips + counts.skips)
-        seconds = time.monotonic() - started
-        fetch_attempt_insert(
-            source_id=source.pk,
-            started_at=now,
-            duration=datetime.timedelta(seconds=seconds),
-            status=str(read.status),
-            http_status=read.http_status,
-            items_new=counts.new,
-            items_updated=counts.updated,
-            items_unchanged=counts.unchanged,
-            items_skipped=sum(reasons.values()),
-            skipped_reasons=reasons,
-            error=state.get("last_error", ""),
-            warning=state.get("last_warning", ""),
-            final_url=read.final_url[:2000],
-            worker=owner,
+        result, state = source_write(
+            source, read, owner=owner, now=now, started=started, tagger=tagger
         )
         if prune_history:
             history_prune([source.pk])
-        if counts.new:  # apps above feed (enrichment) react to new drafts
-            items_ingested_on_commit(source_id=source.pk, fetched_at=now)
-    for field, value in state.items():
-        setattr(source, field, value)
-    source.lease_owner, source.lease_expires_at = "", None
-    return IngestResult(
+    source_state_apply(source, state)
+    return result
+
+
+def source_write(
+    source: Source,
+    read: FeedRead,
+    *,
+    owner: str,
+    now: datetime.datetime,
+    started: float,
+    tagger: KeywordTagger | None = None,
+) -> tuple[IngestResult, dict]:
+    """`source_record`'s statements, inside a transaction the caller holds; the result and state.
+
+    Raises LeaseLostError if the lease is gone: the caller rolls back. The
+    source object is left as it was until `source_state_apply(source, state)`
+    after the commit, so that a rolled-back write can be made again.
+    """
+    counts = (
+        items_upsert(source=source, entries=read.entries, now=now, tagger=tagger)
+        if read.entries
+        else UpsertCounts()
+    )
+    state = _source_state(source, read, now=now, changed=bool(counts.new or counts.updated))
+    if not source_state_release(source_id=source.pk, owner=owner, state=state):
+        raise LeaseLostError
+    reasons = _reasons(read.skips + counts.skips)
+    seconds = time.monotonic() - started
+    fetch_attempt_insert(
+        source_id=source.pk,
+        started_at=now,
+        duration=datetime.timedelta(seconds=seconds),
+        status=str(read.status),
+        http_status=read.http_status,
+        items_new=counts.new,
+        items_updated=counts.updated,
+        items_unchanged=counts.unchanged,
+        items_skipped=sum(reasons.values()),
+        skipped_reasons=reasons,
+        error=state.get("last_error", ""),
+        warning=state.get("last_warning", ""),
+        final_url=read.final_url[:2000],
+        worker=owner,
+    )
+    if counts.new:  # apps above feed (enrichment) react to new drafts
+        items_ingested_on_commit(source_id=source.pk, fetched_at=now)
+    result = IngestResult(
         source.pk,
         read.status,
         http_status=read.http_status,
@@ -319,6 +338,14 @@ def source_record(
         seconds=seconds,
         next_fetch_at=state["next_fetch_at"],
     )
+    return result, state
+
+
+def source_state_apply(source: Source, state: dict) -> None:
+    """Bring the in-memory source up to the state `source_write` committed, lease given back."""
+    for field, value in state.items():
+        setattr(source, field, value)
+    source.lease_owner, source.lease_expires_at = "", None
 
 
 def source_record_safely(

@@ -63,8 +63,9 @@ def items_upsert(
     if not entries:
         return counts
     tagger = tagger or keyword_tagger_active()
-    # .all(): a fetch worker's batch prefetched every source's default tags at once.
-    default_tags = [tag.name for tag in source.default_tags.all()]
+    # .all(): a fetch worker's batch prefetched every source's default tags at
+    # once (read through the tag rows: taggit's own prefetch built a query a source).
+    default_tags = [tagged.tag.name for tagged in source.tagged_sources.all()]
     for start in range(0, len(entries), BATCH_SIZE):
         _upsert_batch(
             source=source,

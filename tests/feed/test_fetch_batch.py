@@ -2,15 +2,21 @@
 
 import datetime
 import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from feed.ingest import Outcome
-from feed.ingest.batch import sources_claim_batch, sources_fetch_batch
+from feed.ingest.batch import _finish_all, _start_all, sources_claim_batch, sources_fetch_batch
+from feed.ingest.keywords import keyword_tagger_active
 from feed.ingest.leases import host_claim
+from feed.ingest.pipeline import feed_fetch_read
 from feed.ingest.schedule import host_key
-from feed.models import FetchAttempt, Item, Source
+from feed.models import FetchAttempt, FetchHost, Item, Source
 from tests.factories import make_source
 from tests.loopback import LoopbackServer, respond, rss, rss_item
 
@@ -254,9 +260,7 @@ def test_a_batch_keeps_only_the_newest_fetches_of_each_source(servers, fetching,
         assert times == [NOW + datetime.timedelta(hours=2), NOW + datetime.timedelta(hours=3)]
 
 
-def test_a_batch_runs_a_fixed_number_of_queries_per_source(
-    servers, fetching, django_assert_num_queries
-):
+def test_a_batch_runs_a_fixed_number_of_queries_per_source(servers, fetching):
     # Reading the keyword rules, making the hosts' rows, pruning the history
     # and queueing the tasks above feed happen once a batch, not once a source.
     for n in range(12):
@@ -264,12 +268,76 @@ def test_a_batch_runs_a_fixed_number_of_queries_per_source(
         make_source(slug=f"s{n}", feed_url=server.serve(f"/feed{n}", feed_for(n)))
     batch = claimed("w1")  # with every source's default tags
 
-    # Per source: the host's slot (taken, given back) and one transaction,
-    # here a savepoint and its release (the items its entries may be with their tombstones,
-    # the insert with its cluster counts, the source's state, its history
-    # row); per batch: the rules, the three hosts' rows in one INSERT, and
-    # the prune. (It was 15 a source, then 9 with the tombstones' own query.)
-    with django_assert_num_queries(12 * 8 + 3):
+    with CaptureQueriesContext(connection) as run:
         results = sources_fetch_batch(sources=batch, owner="w1", concurrency=3, now=NOW)
 
     assert [r.new for r in results] == [3] * 12
+    statements = [query["sql"] for query in run.captured_queries]
+    transactions = [sql for sql in statements if sql.startswith("SAVEPOINT")]
+    # Per source: the host's slot (taken, given back), the items its entries
+    # may be with their tombstones, the insert with its cluster counts, the
+    # source's state, its history row; per batch: the rules, the three hosts'
+    # rows in one INSERT, and the prune. (It was 15 a source, then 9 with the
+    # tombstones' own query, then 8 with a transaction of its own.)
+    assert len(statements) - 2 * len(transactions) == 12 * 6 + 3, statements
+    # The slots of a round are taken in one transaction (here a savepoint),
+    # and the fetches that end together written in one: never more than one
+    # of each a source.
+    assert 2 <= len(transactions) <= 2 * 12
+
+
+def fetches_ended(sources: list[Source], busy_hosts: dict) -> list[tuple[Future, object]]:
+    """The sources' hosts taken and their fetches run to the end, not yet written."""
+    flights, waiting, deferred = _start_all(
+        deque(sources), room=len(sources), owner="w1", now=NOW, busy_hosts=busy_hosts
+    )
+    assert (len(flights), waiting, deferred) == (len(sources), deque(), [])
+    with ThreadPoolExecutor(max_workers=len(flights)) as pool:
+        futures = [
+            pool.submit(feed_fetch_read, url=flight.source.feed_url, now=flight.now)
+            for flight in flights
+        ]
+    return list(zip(futures, flights, strict=True))
+
+
+def test_fetches_that_end_together_are_written_in_one_transaction(servers, fetching):
+    for n, server in enumerate(servers):
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+    busy_hosts = {}
+    finished = fetches_ended(claimed("w1"), busy_hosts)
+
+    with CaptureQueriesContext(connection) as run:
+        results = _finish_all(
+            finished, owner="w1", busy_hosts=busy_hosts, tagger=keyword_tagger_active()
+        )
+
+    assert [(r.status, r.new) for r in results] == [(Outcome.OK, 3)] * 3
+    savepoints = [q["sql"] for q in run.captured_queries if q["sql"].startswith("SAVEPOINT")]
+    assert len(savepoints) == 1, savepoints
+    assert not FetchHost.objects.exclude(busy_owner="").exists()
+    assert set(Source.objects.values_list("lease_owner", flat=True)) == {""}
+
+
+def test_a_lost_lease_among_fetches_that_end_together_costs_the_others_nothing(servers, fetching):
+    sources = [
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+        for n, server in enumerate(servers)
+    ]
+    busy_hosts = {}
+    finished = fetches_ended(claimed("w1"), busy_hosts)
+    # The middle source's lease ran out during its fetch and another worker took it.
+    Source.objects.filter(pk=sources[1].pk).update(lease_owner="w2")
+
+    results = _finish_all(
+        finished, owner="w1", busy_hosts=busy_hosts, tagger=keyword_tagger_active()
+    )
+
+    assert [r.status for r in results] == [Outcome.OK, Outcome.BUSY, Outcome.OK]
+    assert [Item.objects.filter(source=source).count() for source in sources] == [3, 0, 3]
+    assert FetchAttempt.objects.filter(source=sources[1]).count() == 0
+    assert Source.objects.get(pk=sources[1].pk).lease_owner == "w2"
+    # Every host is free again, the lost source's too: its request is over.
+    assert not FetchHost.objects.exclude(busy_owner="").exists()
+    for source in (sources[0], sources[2]):
+        source.refresh_from_db()
+        assert (source.lease_owner, source.consecutive_failures) == ("", 0)
