@@ -39,7 +39,7 @@ def enrich_after_fetch(sender, *, fetches, **kwargs) -> None:
         return
     # items_pending() leaves out items that failed AITOP_AI_MAX_ATTEMPTS times:
     # a feed shows an entry for days, and each fetch would pay for it again.
-    enrich_enqueue(list(fetch_pending(fetches)))
+    enrich_enqueue(fetch_pending(fetches))
 
 
 @receiver(post_save, sender=Item, dispatch_uid="enrichment_after_create")

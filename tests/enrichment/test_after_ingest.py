@@ -1,11 +1,12 @@
 """After ingestion: a fetch queues its new drafts, and nothing enrichment does fails it."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
 
 from enrichment.models import Enrichment, Run, UsageDay
-from enrichment.services import item_enrich
+from enrichment.services import fetch_pending, item_enrich
 from feed.ingest.pipeline import Outcome, ingest_source
 from feed.models import Item
 from feed.signals import items_ingested
@@ -100,6 +101,28 @@ def test_a_fetch_does_not_retry_an_item_that_failed_too_often(settings, clock):
     states = dict(Enrichment.objects.values_list("item_id", "state"))
     assert states == {given_up.pk: "failed", retried.pk: "done", new.pk: "done"}
     assert not Run.objects.filter(item=given_up).exists()
+
+
+def test_a_batchs_fetches_pick_out_their_own_drafts_and_no_other_fetchs(clock):
+    one, two = make_source(), make_source()
+    earlier = clock.now - datetime.timedelta(minutes=5)
+    later = clock.now + datetime.timedelta(microseconds=123457)
+
+    def draft(source, fetched_at, **extra):
+        return make_item(source=source, status="draft", fetched_at=fetched_at, **extra)
+
+    ones = draft(one, earlier)
+    twos = draft(two, later)
+    # The same sources at the batch's other time: fetches that were not in the batch.
+    draft(one, later)
+    draft(two, earlier)
+    draft(make_source(), later)
+    published = make_item(source=one, fetched_at=earlier)
+
+    found = fetch_pending([(one.pk, earlier), (two.pk, later)])
+
+    assert sorted(found) == sorted([ones.pk, twos.pk])
+    assert published.pk not in found
 
 
 def test_the_next_fetch_keeps_the_ai_summary_instead_of_putting_the_feeds_back(chat, backend):

@@ -5,11 +5,13 @@ table grew. SQLite's plans follow fixed rules (no statistics needed), so they
 can be checked on a small table: "SEARCH" is an index range, "SCAN" reads all.
 """
 
+import datetime
+
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from enrichment.services import fetch_pending
+from enrichment.services import fetch_pending_candidates
 from feed.ingest.insert import _insert_sql, known_statement
 from feed.models import Source
 
@@ -44,7 +46,9 @@ def test_the_inserts_count_of_other_sources_runs_once_a_statement_not_once_a_row
 
 def test_enrichments_pick_up_after_a_fetch_uses_the_source_and_fetch_time_index():
     source = Source.objects.create(name="One", slug="one")
-    plan = fetch_pending([(source.pk, timezone.now())]).explain()
+    now = timezone.now()
+    batch = [(source.pk, now), (source.pk + 1, now + datetime.timedelta(seconds=2))]
+    plan = fetch_pending_candidates(batch).explain()
 
     assert "SEARCH feed_item USING INDEX item_source_fetched_idx" in plan, plan
     assert "SCAN feed_item" not in plan, plan
