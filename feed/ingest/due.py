@@ -38,6 +38,29 @@ def sources_soon_due(*, now: datetime.datetime, within: float = 5.0) -> bool:
     )
 
 
+def sources_next_due_at(*, now: datetime.datetime) -> datetime.datetime | None:
+    """When the next active source falls due after `now`; None if none is scheduled.
+
+    A worker with nothing to do sleeps until then rather than a whole
+    interval, so a source is fetched when it falls due, not up to
+    AITOP_FETCH_SCHEDULER_INTERVAL later. One read of source_due_idx.
+    """
+    return (
+        Source.objects.filter(is_active=True, next_fetch_at__gt=now)
+        .exclude(feed_url="")
+        .aggregate(next_due=Min("next_fetch_at"))["next_due"]
+    )
+
+
+def idle_seconds(*, now: datetime.datetime, longest: float) -> float:
+    """How long a worker with nothing due waits: until the next source is due, `longest` at most."""
+    next_due = sources_next_due_at(now=now)
+    if next_due is None:
+        return longest
+    # A moment past it: a source is claimed once its time is <= now.
+    return min(longest, (next_due - now).total_seconds() + 0.001)
+
+
 def sources_claim_due(*, now: datetime.datetime, limit: int = 500) -> list[int]:
     """Mark up to `limit` due sources as queued and return their ids.
 

@@ -55,7 +55,7 @@ def body_read(
 _WARM_UP = (
     b'<?xml version="1.0"?><rss version="2.0"><channel><title>Warm-up</title>'
     b"<item><title>One</title><link>https://example.com/one</link>"
-    b"<description>&lt;p&gt;A &lt;a href=\"/two\"&gt;link&lt;/a&gt;&lt;/p&gt;</description>"
+    b'<description>&lt;p&gt;A &lt;a href="/two"&gt;link&lt;/a&gt;&lt;/p&gt;</description>'
     b"<pubDate>Sat, 05 Dec 2026 12:00:00 GMT</pubDate></item></channel></rss>"
 )
 

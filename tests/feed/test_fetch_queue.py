@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from feed.ingest.due import FetchQueue, fetch_queue
+from feed.ingest.due import FetchQueue, fetch_queue, idle_seconds
 from feed.models import Source
 from tests.factories import make_source
 
@@ -53,6 +53,22 @@ def test_the_queue_is_one_query(django_assert_num_queries):
     a_queue(NOW)
     with django_assert_num_queries(1):
         fetch_queue(now=NOW)
+
+
+def test_a_worker_with_nothing_due_sleeps_until_the_next_source_falls_due():
+    a_queue(NOW)  # the next to fall due: "soon", in 20 minutes
+
+    assert idle_seconds(now=NOW, longest=3600) == pytest.approx(20 * 60, abs=0.01)
+    assert idle_seconds(now=NOW, longest=15) == 15
+    make_source(slug="any-moment", next_fetch_at=NOW + datetime.timedelta(seconds=2))
+    assert idle_seconds(now=NOW, longest=15) == pytest.approx(2, abs=0.01)
+
+
+def test_a_worker_with_nothing_scheduled_sleeps_its_whole_interval():
+    make_source(slug="off", next_fetch_at=NOW + MINUTE, is_active=False)
+    make_source(slug="by-hand", feed_url="", next_fetch_at=NOW + MINUTE)
+
+    assert idle_seconds(now=NOW, longest=15) == 15
 
 
 def test_the_source_list_shows_the_queue(admin_client):

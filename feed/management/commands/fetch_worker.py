@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from feed.ingest import Outcome
 from feed.ingest.batch import sources_claim_batch, sources_fetch_batch
-from feed.ingest.due import sources_soon_due
+from feed.ingest.due import idle_seconds, sources_soon_due
 from feed.ingest.leases import lease_owner_id
 from feed.ingest.reading import ReaderPool
 
@@ -82,7 +82,8 @@ class Command(BaseCommand):
                 if not fetched:
                     if until_idle and not sources_soon_due(now=timezone.now()):
                         break
-                    self.stopping.wait(min(interval, 0.2) if until_idle else interval)
+                    longest = min(interval, 0.2) if until_idle else interval
+                    self.stopping.wait(idle_seconds(now=timezone.now(), longest=longest))
         finally:
             if self.readers:
                 self.readers.close()
