@@ -206,8 +206,8 @@ def serve_round_robin(servers: list, documents: list[tuple[str, bytes]]) -> list
     return urls
 
 
-def sources_reset(urls: list[str], *, active: bool = True, due_at=None) -> None:
-    """Bench sources for these URLs, never fetched, with nothing stored yet (due at `due_at`)."""
+def sources_reset(urls: list[str], *, active: bool = True) -> None:
+    """Bench sources for these URLs, never fetched, with nothing stored yet."""
     from feed.models import Source
 
     cleanup(hosts=False)
@@ -217,7 +217,6 @@ def sources_reset(urls: list[str], *, active: bool = True, due_at=None) -> None:
             slug=f"{BENCH_PREFIX}{n}",
             feed_url=url,
             is_active=active,
-            next_fetch_at=due_at,
         )
         for n, url in enumerate(urls)
     )
@@ -245,9 +244,10 @@ def aitop_run(env: dict, *, workers: int) -> float:
 def aitop_running_run(env: dict, urls: list[str]) -> float:
     """Seconds from the sources falling due to the last one stored, by a worker already running.
 
-    The sources are scheduled a few seconds ahead, as a deployed worker's
-    are, and the worker (default settings) is started before that moment:
-    it sleeps until they fall due (feed.ingest.due.idle_seconds).
+    The caller has made the sources, inactive (`sources_reset(urls, active=False)`).
+    They are scheduled a few seconds ahead, as a deployed worker's are, and
+    the worker (default settings) is started before that moment: it sleeps
+    until they fall due (feed.ingest.due.idle_seconds).
     """
     import datetime
     import signal
@@ -256,14 +256,14 @@ def aitop_running_run(env: dict, urls: list[str]) -> float:
 
     from feed.models import Source
 
+    bench_sources = Source.objects.filter(slug__startswith=BENCH_PREFIX)
     due = timezone.now() + datetime.timedelta(seconds=4)
-    sources_reset(urls, due_at=due)
+    bench_sources.update(is_active=True, next_fetch_at=due)
     worker = manage_process(env, "fetch_worker")
     try:
         time.sleep(max(due.timestamp() - time.time(), 0))
         if worker.poll() is not None:
             raise SystemExit("the running fetch_worker stopped")
-        bench_sources = Source.objects.filter(slug__startswith=BENCH_PREFIX)
         # A look at a thousand rows, five times a second: the servers run in
         # this process, and a heavier poll slowed the worker it waits for.
         while bench_sources.filter(last_fetched_at__isnull=True).exists():
@@ -418,6 +418,7 @@ def side_by_side(
             if fetched != len(urls):
                 raise SystemExit(f"{label}: only {fetched} of {len(urls)} sources were fetched")
         label = "AITOP, 1 worker, running"
+        sources_reset(urls, active=False)
         timed(label, lambda: aitop_running_run(env, urls))
         _, stored[label] = aitop_stored()
         label = f"newsboat, {threads} threads"
