@@ -24,7 +24,6 @@ import logging
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import ExitStack
 
 from django.conf import settings
 from django.db import transaction
@@ -132,14 +131,23 @@ def sources_fetch_batch(
         arrivals_gathered(),
         ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
     ):
-        while pending or in_flight:
-            starting, waiting, deferred = _start_all(
-                pending,
-                room=concurrency - len(in_flight),
-                owner=owner,
-                now=now,
-                busy_hosts=busy_hosts,
-            )
+        finished: list[tuple[Future, _InFlight]] = []
+        while pending or in_flight or finished:
+            # One transaction a turn: the fetches that ended are written, and
+            # the slots of the next requests taken, committed before they go out.
+            with transaction.atomic():
+                if finished:
+                    results += _finish_all(
+                        finished, owner=owner, busy_hosts=busy_hosts, tagger=tagger
+                    )
+                starting, waiting, deferred = _start_all(
+                    pending,
+                    room=concurrency - len(in_flight),
+                    owner=owner,
+                    now=now,
+                    busy_hosts=busy_hosts,
+                )
+            finished = []
             results += deferred
             for flight in starting:
                 future = pool.submit(
@@ -156,7 +164,6 @@ def sources_fetch_batch(
                 continue
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             finished = [(future, in_flight.pop(future)) for future in done]
-            results += _finish_all(finished, owner=owner, busy_hosts=busy_hosts, tagger=tagger)
         history_prune([result.source_id for result in results if result.status != Outcome.DEFERRED])
     return results
 
@@ -171,32 +178,26 @@ def _start_all(
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
-    Every slot is taken in one transaction, committed before any request
-    goes out, so that the batch's first claims, and each round's after it,
-    cost one commit rather than one each.
+    A batch calls it inside the transaction of its turn, so that the slots
+    it takes cost one commit together.
     """
     starting: list[_InFlight] = []
     waiting: deque[Source] = deque()
     deferred: list[IngestResult] = []
-    with ExitStack() as stack:
-        in_transaction = False
-        while pending and len(starting) < room:
-            source = pending.popleft()
-            host = host_key(source.feed_url)
-            if busy_hosts.get(host, 0) >= host_slots(host):
-                # Every slot of the host is ours: wait for us, no need to ask the database.
-                waiting.append(source)
-                continue
-            if not in_transaction:
-                stack.enter_context(transaction.atomic())
-                in_transaction = True
-            started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
-            if isinstance(started, IngestResult):
-                deferred.append(started)
-            elif started is None:
-                waiting.append(source)
-            else:
-                starting.append(started)
+    while pending and len(starting) < room:
+        source = pending.popleft()
+        host = host_key(source.feed_url)
+        if busy_hosts.get(host, 0) >= host_slots(host):
+            # Every slot of the host is ours: wait for us, no need to ask the database.
+            waiting.append(source)
+            continue
+        started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
+        if isinstance(started, IngestResult):
+            deferred.append(started)
+        elif started is None:
+            waiting.append(source)
+        else:
+            starting.append(started)
     return starting, waiting, deferred
 
 
@@ -233,12 +234,12 @@ def _finish_all(
 ) -> list[IngestResult]:
     """Free the hosts of the fetches that ended together, and write what they brought.
 
-    All in one transaction: one commit for the fetches of a round rather
-    than two for each, which is most of what the worker's one thread of
-    database work waits on. If any of them cannot be written (its lease was
-    lost, a bug), that transaction is rolled back and each is written on its
-    own, as `source_record_safely` does, so one source never costs another
-    its items.
+    All in one transaction (inside the turn's, a savepoint): one commit for
+    the fetches of a turn rather than two for each, which was most of what
+    the worker's one thread of database work waited on. If any of them
+    cannot be written (its lease was lost, a bug), that is rolled back and
+    each is written on its own, as `source_record_safely` does, so one
+    source never costs another its items.
     """
     reads = []
     for future, flight in finished:

@@ -280,9 +280,9 @@ def test_a_batch_runs_a_fixed_number_of_queries_per_source(servers, fetching):
     # rows in one INSERT, and the prune. (It was 15 a source, then 9 with the
     # tombstones' own query, then 8 with a transaction of its own.)
     assert len(statements) - 2 * len(transactions) == 12 * 6 + 3, statements
-    # The slots of a round are taken in one transaction (here a savepoint),
-    # and the fetches that end together written in one: never more than one
-    # of each a source.
+    # Each turn of the batch's loop is one transaction (here a savepoint):
+    # the fetches that ended are written (in a savepoint of their own) and the
+    # next slots taken. Never more than two of them a source.
     assert 2 <= len(transactions) <= 2 * 12
 
 
