@@ -124,6 +124,25 @@ def cleanup(*, hosts: bool = True) -> None:
     sources.delete()
     if hosts:
         FetchHost.objects.filter(host__startswith="127.0.0.").delete()
+    _vacuum([Item, FetchAttempt, Tombstone, DBTaskResult, Source, FetchHost])
+
+
+def _vacuum(models: list) -> None:
+    """On PostgreSQL, clear the dead rows the clean-up left in these models' tables and indexes.
+
+    Each round inserts and deletes thousands of rows in seconds, faster than
+    autovacuum comes by, which a desk's own traffic never does: left there,
+    the dead index entries made the planner's estimates wrong (the look-up
+    of a batch's pending drafts read 400,000 dead entries of the status
+    index, 14 ms instead of a fraction of one).
+    """
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in models:
+            cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
 def bench_parse_and_upsert(entries: int) -> None:
