@@ -250,16 +250,7 @@ def _finish_all(
             written = []
             for flight, read in reads:
                 _host_release(flight)
-                written.append(
-                    source_write(
-                        flight.source,
-                        read,
-                        owner=owner,
-                        now=flight.now,
-                        started=flight.started,
-                        tagger=tagger,
-                    )
-                )
+                written.append(source_write(flight.source, read, **_how(flight, owner, tagger)))
     except Exception:
         return [_finish_alone(flight, read, owner=owner, tagger=tagger) for flight, read in reads]
     for (flight, _), (_, state) in zip(reads, written, strict=True):
@@ -286,11 +277,10 @@ def _finish_alone(
 ) -> IngestResult:
     _host_release(flight)
     return source_record_safely(
-        flight.source,
-        read,
-        owner=owner,
-        now=flight.now,
-        started=flight.started,
-        tagger=tagger,
-        prune_history=False,
+        flight.source, read, prune_history=False, **_how(flight, owner, tagger)
     )
+
+
+def _how(flight: _InFlight, owner: str, tagger: KeywordTagger) -> dict:
+    """What writing a flight's fetch needs besides the source and the read."""
+    return {"owner": owner, "now": flight.now, "started": flight.started, "tagger": tagger}
