@@ -136,6 +136,13 @@ class ReaderPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        if not all(future.done() for future in self._starting):
+            # Readers still setting Django up have read nothing and hold
+            # nothing: end them rather than wait up to half a second (a
+            # `fetch_worker --until-idle` over a short queue did). They
+            # ignore SIGTERM (aitop/helpers.py), so they are killed.
+            for process in list(self._executor._processes.values()):
+                process.kill()
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> "ReaderPool":

@@ -74,6 +74,28 @@ def test_a_reader_that_dies_fails_that_read_with_a_message_and_the_next_read_wor
     assert [entry.title for entry in read.entries] == ["Story number 1", "Story number 2"]
 
 
+def test_closing_a_pool_whose_readers_are_still_starting_ends_them_at_once():
+    # Setting Django up takes a new process about half a second: a worker
+    # run with --until-idle over a short queue used to wait that long at its end.
+    pool = ReaderPool(2)
+    starting = list(pool._executor._processes.values())
+
+    pool.close()
+
+    assert len(starting) == 2
+    assert [process.exitcode for process in starting] == [-signal.SIGKILL] * 2
+
+
+def test_closing_a_started_pool_lets_its_readers_end_on_their_own():
+    pool = ReaderPool(1)
+    pool.wait_started()
+    started = list(pool._executor._processes.values())
+
+    pool.close()
+
+    assert [process.exitcode for process in started] == [0]
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("readers", [0, 2])
 def test_fetch_worker_stores_what_each_document_holds_with_or_without_readers(
