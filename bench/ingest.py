@@ -231,12 +231,7 @@ def sources_reset(urls: list[str], *, active: bool = True) -> None:
 
     cleanup(hosts=False)
     Source.objects.bulk_create(
-        Source(
-            name=f"Bench {n}",
-            slug=f"{BENCH_PREFIX}{n}",
-            feed_url=url,
-            is_active=active,
-        )
+        Source(name=f"Bench {n}", slug=f"{BENCH_PREFIX}{n}", feed_url=url, is_active=active)
         for n, url in enumerate(urls)
     )
 

@@ -7,9 +7,10 @@ synchronous httpx client that is kept exactly as it is. Each thread runs
 only `feed_fetch_read` (GET, parse, normalise: no database query), the
 parse and normalise in one of the worker's reader processes when it has
 them (feed/ingest/reading.py); the worker's main thread does every
-database step in order — the host's politeness slot before a request, the
-source's transaction after — so a batch uses one database connection
-whatever its concurrency, and SQLite sees one writer per worker.
+database step in order, one transaction a turn of its loop — the fetches
+that ended are written, then the hosts' politeness slots of the next
+requests taken — so a batch uses one database connection whatever its
+concurrency, and SQLite sees one writer per worker.
 
 A source stays leased by this worker from its claim to its commit; a worker
 killed anywhere in between leaves leases that expire after
