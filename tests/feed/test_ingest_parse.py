@@ -2,6 +2,7 @@
 
 import datetime
 import json
+import sys
 import tracemalloc
 
 import pytest
@@ -308,3 +309,37 @@ def test_rss_ttl_is_read():
 def test_an_empty_body_is_refused():
     with pytest.raises(ParseError, match="empty document"):
         parse_feed(b"  \n")
+
+
+class _ImportsSeen:
+    """A meta path finder that only writes down the modules asked for."""
+
+    def __init__(self):
+        self.names = []
+
+    def find_spec(self, name, path=None, target=None):
+        self.names.append(name)
+        return None
+
+
+def test_a_document_feedparser_reads_is_read_without_looking_for_python_2s_libxml2():
+    # feedparser's default asks for "drv_libxml2" first: a failed import, a
+    # search of sys.path, for every document, before it takes expat.
+    atom_0_3 = (
+        b'<?xml version="1.0"?><feed version="0.3" xmlns="http://purl.org/atom/ns#">'
+        b"<title>Old</title><entry><title>One</title>"
+        b'<link rel="alternate" href="https://old.example/one"/>'
+        b"<id>tag:old.example,2004:one</id></entry></feed>"
+    )
+    seen = _ImportsSeen()
+    sys.meta_path.insert(0, seen)
+    try:
+        parsed = parse_feed(
+            atom_0_3, content_type="application/atom+xml", url="https://old.example/"
+        )
+    finally:
+        sys.meta_path.remove(seen)
+
+    assert parsed.format == "atom03"
+    assert [entry.link for entry in parsed.entries] == ["https://old.example/one"]
+    assert "drv_libxml2" not in seen.names
