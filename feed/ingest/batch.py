@@ -19,9 +19,11 @@ source's items and state are written in one transaction, so none is ever
 half-written.
 """
 
+import contextlib
 import dataclasses
 import datetime
 import logging
+import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -31,6 +33,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from aitop.netguard import verifying_ssl_context
 from feed.ingest.due import sources_due
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.leases import (
@@ -108,13 +111,16 @@ def sources_fetch_batch(
     concurrency: int | None = None,
     now: datetime.datetime | None = None,
     readers: ReaderPool | None = None,
+    threads: ThreadPoolExecutor | None = None,
 ) -> list[IngestResult]:
     """Fetch sources that `owner` has leased, up to `concurrency` at once; one result each.
 
     A source whose host is busy with one of this batch's own requests waits
     for it; one whose host another worker holds, or whose gap has not passed,
     is given back with its next fetch at the host's time (DEFERRED). With
-    `readers`, the fetched documents are parsed in its processes.
+    `readers`, the fetched documents are parsed in its processes. The
+    requests go out in `threads` (a worker's `fetch_threads`, kept for its
+    life), or in threads started for this batch.
 
     What is the same for every source is done once a batch: the keyword
     rules are read, and the hosts' slot rows made, at the start; the fetch
@@ -130,7 +136,9 @@ def sources_fetch_batch(
     host_rows_ensure({host_key(source.feed_url) for source in sources})
     with (
         arrivals_gathered(),
-        ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
+        contextlib.nullcontext(threads)
+        if threads
+        else ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool,
     ):
         finished: list[tuple[Future, _InFlight]] = []
         while pending or in_flight or finished:
@@ -167,6 +175,28 @@ def sources_fetch_batch(
             finished = [(future, in_flight.pop(future)) for future in done]
         history_prune([result.source_id for result in results if result.status != Outcome.DEFERRED])
     return results
+
+
+def fetch_threads(concurrency: int) -> ThreadPoolExecutor:
+    """A pool of `concurrency` fetch threads for a worker's life, started now, TLS context loaded.
+
+    A batch that starts its own threads makes its first requests wait for
+    them, and for certifi's bundle, which the first request loads while the
+    others wait on it (about 20 ms, docs/ingestion.md): a running worker
+    pays neither when its sources fall due. The pool is the caller's to shut
+    down.
+    """
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch")
+    # A task per thread that waits for all the others: the pool starts a new
+    # thread for each task no idle thread can take.
+    started = threading.Barrier(concurrency)
+    wait([pool.submit(_thread_warm, started) for _ in range(concurrency)])
+    return pool
+
+
+def _thread_warm(started: threading.Barrier) -> None:
+    verifying_ssl_context(settings.FETCH_CA_BUNDLE)
+    started.wait(timeout=30)
 
 
 def _start_all(

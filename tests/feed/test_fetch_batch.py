@@ -5,13 +5,21 @@ import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
+import certifi
 import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from aitop import netguard
 from feed.ingest import Outcome
-from feed.ingest.batch import _finish_all, _start_all, sources_claim_batch, sources_fetch_batch
+from feed.ingest.batch import (
+    _finish_all,
+    _start_all,
+    fetch_threads,
+    sources_claim_batch,
+    sources_fetch_batch,
+)
 from feed.ingest.keywords import keyword_tagger_active
 from feed.ingest.leases import host_claim
 from feed.ingest.pipeline import feed_fetch_read
@@ -341,3 +349,33 @@ def test_a_lost_lease_among_fetches_that_end_together_costs_the_others_nothing(s
     for source in (sources[0], sources[2]):
         source.refresh_from_db()
         assert (source.lease_owner, source.consecutive_failures) == ("", 0)
+
+
+def _fetch_threads_alive() -> set[int]:
+    return {thread.ident for thread in threading.enumerate() if thread.name.startswith("fetch_")}
+
+
+def test_a_workers_threads_start_with_it_and_serve_every_batch(server, fetching, monkeypatch):
+    monkeypatch.setattr(netguard, "_ssl_contexts", {})
+    before = _fetch_threads_alive()
+
+    pool = fetch_threads(3)
+    try:
+        started = _fetch_threads_alive() - before
+        # Every thread is up, and certifi's bundle loaded, before the first batch.
+        assert len(started) == 3
+        assert list(netguard._ssl_contexts) == [f"cafile:{certifi.where()}"]
+
+        for round_ in range(2):
+            make_source(feed_url=server.serve(f"/feed/{round_}", feed_for(round_)))
+            results = sources_fetch_batch(
+                sources=claimed(f"w{round_}"), owner=f"w{round_}", now=NOW, threads=pool
+            )
+            assert [r.status for r in results] == [Outcome.OK], [r.error for r in results]
+
+        # No batch started threads of its own or shut the worker's down.
+        assert _fetch_threads_alive() - before == started
+        assert Item.objects.count() == 6
+    finally:
+        pool.shutdown()
+    assert not (_fetch_threads_alive() - before)

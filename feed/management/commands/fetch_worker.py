@@ -8,7 +8,7 @@ from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
 from feed.ingest import Outcome
-from feed.ingest.batch import sources_claim_batch, sources_fetch_batch
+from feed.ingest.batch import fetch_threads, sources_claim_batch, sources_fetch_batch
 from feed.ingest.due import idle_seconds, sources_soon_due
 from feed.ingest.leases import lease_owner_id
 from feed.ingest.reading import ReaderPool
@@ -74,6 +74,7 @@ class Command(BaseCommand):
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         totals = {"sources": 0, "new": 0, "failed": 0}
         self.readers = ReaderPool(readers) if readers else None
+        self.threads = fetch_threads(concurrency)
         try:
             while not self.stopping.is_set():
                 fetched = self._round(concurrency=concurrency, batch_size=batch_size, totals=totals)
@@ -85,6 +86,7 @@ class Command(BaseCommand):
                     longest = min(interval, 0.2) if until_idle else interval
                     self.stopping.wait(idle_seconds(now=timezone.now(), longest=longest))
         finally:
+            self.threads.shutdown(cancel_futures=True)
             if self.readers:
                 self.readers.close()
             for sig, handler in previous.items():
@@ -100,7 +102,11 @@ class Command(BaseCommand):
         try:
             sources = sources_claim_batch(owner=owner, now=timezone.now(), limit=batch_size)
             results = sources_fetch_batch(
-                sources=sources, owner=owner, concurrency=concurrency, readers=self.readers
+                sources=sources,
+                owner=owner,
+                concurrency=concurrency,
+                readers=self.readers,
+                threads=self.threads,
             )
         except DatabaseError:
             # The database restarting must not end the worker: the leases of
