@@ -26,6 +26,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
@@ -94,6 +95,32 @@ def sources_claim_batch(*, owner: str, now: datetime.datetime, limit: int) -> li
 
 
 @dataclasses.dataclass
+class Claims:
+    """A worker's claims of due sources: it holds at most `limit` at once, claiming as they end.
+
+    A batch asks for more when its queue of sources is too short to fill its
+    free request slots, so a worker with more due sources than a batch's
+    worth keeps its requests going, instead of waiting for the last fetches
+    of one claim before it makes the next. A claim that comes back short
+    means nothing more is due: no more is asked for in that batch.
+    """
+
+    owner: str
+    limit: int
+    stopping: threading.Event | None = None
+    full: bool = True  # the last claim held all it asked for (or there was none yet)
+
+    def more(self, held: int = 0) -> list[Source]:
+        """Up to `limit - held` more due sources, leased to `owner`; none after a short claim."""
+        wanted = self.limit - held
+        if wanted <= 0 or not self.full or (self.stopping and self.stopping.is_set()):
+            return []
+        sources = sources_claim_batch(owner=self.owner, now=timezone.now(), limit=wanted)
+        self.full = len(sources) == wanted
+        return sources
+
+
+@dataclasses.dataclass
 class _InFlight:
     source: Source
     host: str
@@ -112,6 +139,7 @@ def sources_fetch_batch(
     now: datetime.datetime | None = None,
     readers: ReaderPool | None = None,
     threads: ThreadPoolExecutor | None = None,
+    more: Callable[[int], list[Source]] | None = None,
 ) -> list[IngestResult]:
     """Fetch sources that `owner` has leased, up to `concurrency` at once; one result each.
 
@@ -120,7 +148,10 @@ def sources_fetch_batch(
     is given back with its next fetch at the host's time (DEFERRED). With
     `readers`, the fetched documents are parsed in its processes. The
     requests go out in `threads` (a worker's `fetch_threads`, kept for its
-    life), or in threads started for this batch.
+    life), or in threads started for this batch. When its queue is too
+    short to fill its free request slots, the batch asks `more(held)` (a
+    worker's `Claims.more`) for sources, `held` being how many it has not
+    yet written.
 
     What is the same for every source is done once a batch: the keyword
     rules are read, and the hosts' slot rows made, at the start; the fetch
@@ -142,33 +173,36 @@ def sources_fetch_batch(
     ):
         finished: list[tuple[Future, _InFlight]] = []
         while pending or in_flight or finished:
-            # One transaction a turn: the fetches that ended are written, and
-            # the slots of the next requests taken, committed before they go out.
-            with transaction.atomic():
-                if finished:
-                    results += _finish_all(
-                        finished, owner=owner, busy_hosts=busy_hosts, tagger=tagger
-                    )
+            # Two transactions a turn. First the slots of the next requests are
+            # taken, committed before they go out; then, while they are out,
+            # the fetches that ended are written and their hosts freed.
+            room = concurrency - len(in_flight)
+            if more is not None and len(pending) < room:
+                claimed = more(len(pending) + len(in_flight) + len(finished))
+                if claimed:
+                    host_rows_ensure({host_key(source.feed_url) for source in claimed})
+                    pending.extend(claimed)
+            if pending and room > 0:
                 starting, waiting, deferred = _start_all(
-                    pending,
-                    room=concurrency - len(in_flight),
-                    owner=owner,
-                    now=now,
-                    busy_hosts=busy_hosts,
+                    pending, room=room, owner=owner, now=now, busy_hosts=busy_hosts
                 )
-            finished = []
-            results += deferred
-            for flight in starting:
-                future = pool.submit(
-                    feed_fetch_read,
-                    url=flight.source.feed_url,
-                    etag=flight.source.etag,
-                    last_modified=flight.source.last_modified,
-                    now=flight.now,
-                    readers=readers,
-                )
-                in_flight[future] = flight
-            pending = waiting + pending
+                results += deferred
+                for flight in starting:
+                    future = pool.submit(
+                        feed_fetch_read,
+                        url=flight.source.feed_url,
+                        etag=flight.source.etag,
+                        last_modified=flight.source.last_modified,
+                        now=flight.now,
+                        readers=readers,
+                    )
+                    in_flight[future] = flight
+                pending = waiting + pending
+            if finished:
+                results += _finish_all(finished, owner=owner, busy_hosts=busy_hosts, tagger=tagger)
+                finished = []
+                if pending or more is not None:
+                    continue  # a host or a lease just freed may let another source go
             if not in_flight:
                 continue
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -209,26 +243,32 @@ def _start_all(
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
-    A batch calls it inside the transaction of its turn, so that the slots
-    it takes cost one commit together.
+    The slots it takes cost one commit together: one transaction, begun at
+    the first slot asked of the database (none when every source waits for
+    one of our own requests).
     """
     starting: list[_InFlight] = []
     waiting: deque[Source] = deque()
     deferred: list[IngestResult] = []
-    while pending and len(starting) < room:
-        source = pending.popleft()
-        host = host_key(source.feed_url)
-        if busy_hosts.get(host, 0) >= host_slots(host):
-            # Every slot of the host is ours: wait for us, no need to ask the database.
-            waiting.append(source)
-            continue
-        started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
-        if isinstance(started, IngestResult):
-            deferred.append(started)
-        elif started is None:
-            waiting.append(source)
-        else:
-            starting.append(started)
+    begun = False
+    with contextlib.ExitStack() as slots:
+        while pending and len(starting) < room:
+            source = pending.popleft()
+            host = host_key(source.feed_url)
+            if busy_hosts.get(host, 0) >= host_slots(host):
+                # Every slot of the host is ours: wait for us, no need to ask the database.
+                waiting.append(source)
+                continue
+            if not begun:
+                slots.enter_context(transaction.atomic())
+                begun = True
+            started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
+            if isinstance(started, IngestResult):
+                deferred.append(started)
+            elif started is None:
+                waiting.append(source)
+            else:
+                starting.append(started)
     return starting, waiting, deferred
 
 

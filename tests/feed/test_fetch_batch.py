@@ -10,10 +10,12 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from aitop import netguard
 from feed.ingest import Outcome
 from feed.ingest.batch import (
+    Claims,
     _finish_all,
     _start_all,
     fetch_threads,
@@ -288,9 +290,9 @@ def test_a_batch_runs_a_fixed_number_of_queries_per_source(servers, fetching):
     # rows in one INSERT, and the prune. (It was 15 a source, then 9 with the
     # tombstones' own query, then 8 with a transaction of its own.)
     assert len(statements) - 2 * len(transactions) == 12 * 6 + 3, statements
-    # Each turn of the batch's loop is one transaction (here a savepoint):
-    # the fetches that ended are written (in a savepoint of their own) and the
-    # next slots taken. Never more than two of them a source.
+    # A turn of the batch's loop takes the next slots in one transaction (here
+    # a savepoint), then writes the fetches that ended in another. Never more
+    # than two of them a source.
     assert 2 <= len(transactions) <= 2 * 12
 
 
@@ -379,3 +381,83 @@ def test_a_workers_threads_start_with_it_and_serve_every_batch(server, fetching,
     finally:
         pool.shutdown()
     assert not (_fetch_threads_alive() - before)
+
+
+def test_the_next_request_goes_out_before_the_fetch_that_ended_is_written(servers, fetching):
+    _, second = (
+        make_source(slug=f"s{n}", feed_url=servers[n].serve("/feed", feed_for(n))) for n in range(2)
+    )
+
+    with CaptureQueriesContext(connection) as run:
+        sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=1, now=NOW)
+
+    statements = [query["sql"] for query in run.captured_queries]
+
+    def first_with(text: str) -> int:
+        return next(n for n, sql in enumerate(statements) if text in sql)
+
+    # The second source's host is taken before the first source's items are.
+    assert first_with(f"busy_owner = 'w1/{second.pk}'") < first_with("https://s0.example/")
+    assert Item.objects.count() == 6
+
+
+def test_a_batch_claims_more_as_its_sources_end_and_keeps_its_requests_going(servers, fetching):
+    # The first source's feed answers only once the third source's request
+    # has arrived. A worker holds two sources at once: only a batch that
+    # claims the third when the second ends, while the first is still out,
+    # gets there; one that waits for its claim to end times out.
+    third_asked = threading.Event()
+
+    def after_the_third(h):
+        third_asked.wait(timeout=5)
+        respond(h, feed_for(0))
+
+    def third(h):
+        third_asked.set()
+        respond(h, feed_for(2))
+
+    at = timezone.now()
+    for n, feed_url in enumerate(
+        [
+            servers[0].route("/feed", after_the_third),
+            servers[1].serve("/feed", feed_for(1)),
+            servers[2].route("/feed", third),
+        ]
+    ):
+        make_source(
+            slug=f"s{n}", feed_url=feed_url, next_fetch_at=at - datetime.timedelta(hours=3 - n)
+        )
+    claims = Claims(owner="w1", limit=2)
+
+    results = sources_fetch_batch(
+        sources=claims.more(), owner="w1", concurrency=2, more=claims.more
+    )
+
+    assert [r.status for r in results] == [Outcome.OK] * 3, [r.error for r in results]
+    assert Item.objects.count() == 9
+    assert set(Source.objects.values_list("lease_owner", flat=True)) == {""}
+
+
+def test_a_worker_holds_at_most_its_limit_and_stops_claiming_after_a_short_claim(fetching):
+    for n in range(5):
+        make_source(slug=f"s{n}")
+    claims = Claims(owner="w1", limit=3)
+
+    assert len(claims.more()) == 3
+    assert claims.more(held=3) == []  # no claim made while it holds its limit
+    assert len(claims.more(held=1)) == 2
+    assert Source.objects.filter(lease_owner="w1").count() == 5
+    assert claims.more(held=0) == []  # short: nothing more is due
+    make_source(slug="s5")
+    assert claims.more(held=0) == []
+    assert Source.objects.get(slug="s5").lease_owner == ""
+
+
+def test_claims_stop_when_the_worker_is_stopping(fetching):
+    make_source(slug="s0")
+    stopping = threading.Event()
+    claims = Claims(owner="w1", limit=10, stopping=stopping)
+    stopping.set()
+
+    assert claims.more() == []
+    assert Source.objects.get().lease_owner == ""

@@ -8,7 +8,7 @@ from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
 from feed.ingest import Outcome
-from feed.ingest.batch import fetch_threads, sources_claim_batch, sources_fetch_batch
+from feed.ingest.batch import Claims, fetch_threads, sources_fetch_batch
 from feed.ingest.due import idle_seconds, sources_soon_due
 from feed.ingest.leases import lease_owner_id
 from feed.ingest.reading import ReaderPool
@@ -97,16 +97,18 @@ class Command(BaseCommand):
         )
 
     def _round(self, *, concurrency: int, batch_size: int, totals: dict) -> int | None:
-        """One batch; how many sources it held (None after a database error)."""
+        """A batch, claiming more as it goes; how many sources it held (None: a database error)."""
         owner = lease_owner_id()
         try:
-            sources = sources_claim_batch(owner=owner, now=timezone.now(), limit=batch_size)
+            claims = Claims(owner=owner, limit=batch_size, stopping=self.stopping)
+            sources = claims.more()
             results = sources_fetch_batch(
                 sources=sources,
                 owner=owner,
                 concurrency=concurrency,
                 readers=self.readers,
                 threads=self.threads,
+                more=claims.more,
             )
         except DatabaseError:
             # The database restarting must not end the worker: the leases of
@@ -119,9 +121,9 @@ class Command(BaseCommand):
         totals["sources"] += len(done)
         totals["new"] += sum(r.new for r in done)
         totals["failed"] += sum(r.status == Outcome.FAILED for r in done)
-        if sources and self.verbosity >= 2:
-            self.stdout.write(f"Fetched {len(done)} of {len(sources)} claimed sources.")
-        return len(sources)
+        if results and self.verbosity >= 2:
+            self.stdout.write(f"Fetched {len(done)} of {len(results)} claimed sources.")
+        return len(results)
 
     def _stop(self, signum, frame):
         # The batch in hand is finished first: its sources are leased to us.
