@@ -7,10 +7,12 @@ synchronous httpx client that is kept exactly as it is. Each thread runs
 only `feed_fetch_read` (GET, parse, normalise: no database query), the
 parse and normalise in one of the worker's reader processes when it has
 them (feed/ingest/reading.py); the worker's main thread does every
-database step in order, one transaction a turn of its loop — the fetches
-that ended are written, then the hosts' politeness slots of the next
-requests taken — so a batch uses one database connection whatever its
-concurrency, and SQLite sees one writer per worker.
+database step in order, two transactions at most a turn of its loop —
+the hosts' politeness slots of the next requests taken, then, while those
+requests are out, the fetches that ended written — so a batch uses one
+database connection whatever its concurrency, and SQLite sees one writer
+per worker. A batch claims more due sources as its own end (`Claims`), so
+a worker's requests do not drain between claims.
 
 A source stays leased by this worker from its claim to its commit; a worker
 killed anywhere in between leaves leases that expire after
@@ -243,25 +245,31 @@ def _start_all(
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
-    The slots it takes cost one commit together: one transaction, begun at
-    the first slot asked of the database (none when every source waits for
-    one of our own requests).
+    The slots are taken in one transaction (one commit for all of them), in
+    the order of their hosts' keys: two workers taking slots at the same
+    moment then lock the hosts' rows in the same order, so neither can wait
+    for the other in a circle (on PostgreSQL, a deadlock that ends one of
+    their batches). No transaction is opened when every source waits for
+    one of our own requests.
     """
-    starting: list[_InFlight] = []
+    chosen: list[tuple[str, Source]] = []
+    planned: dict[str, int] = {}
     waiting: deque[Source] = deque()
+    while pending and len(chosen) < room:
+        source = pending.popleft()
+        host = host_key(source.feed_url)
+        if busy_hosts.get(host, 0) + planned.get(host, 0) >= host_slots(host):
+            # Every slot of the host is ours: wait for us, no need to ask the database.
+            waiting.append(source)
+            continue
+        planned[host] = planned.get(host, 0) + 1
+        chosen.append((host, source))
+    starting: list[_InFlight] = []
     deferred: list[IngestResult] = []
-    begun = False
-    with contextlib.ExitStack() as slots:
-        while pending and len(starting) < room:
-            source = pending.popleft()
-            host = host_key(source.feed_url)
-            if busy_hosts.get(host, 0) >= host_slots(host):
-                # Every slot of the host is ours: wait for us, no need to ask the database.
-                waiting.append(source)
-                continue
-            if not begun:
-                slots.enter_context(transaction.atomic())
-                begun = True
+    if not chosen:
+        return starting, waiting, deferred
+    with transaction.atomic():
+        for host, source in sorted(chosen, key=lambda pair: pair[0]):
             started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
             if isinstance(started, IngestResult):
                 deferred.append(started)

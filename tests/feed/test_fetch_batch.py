@@ -342,7 +342,8 @@ def test_a_lost_lease_among_fetches_that_end_together_costs_the_others_nothing(s
         finished, owner="w1", busy_hosts=busy_hosts, tagger=keyword_tagger_active()
     )
 
-    assert [r.status for r in results] == [Outcome.OK, Outcome.BUSY, Outcome.OK]
+    statuses = {result.source_id: result.status for result in results}
+    assert [statuses[source.pk] for source in sources] == [Outcome.OK, Outcome.BUSY, Outcome.OK]
     assert [Item.objects.filter(source=source).count() for source in sources] == [3, 0, 3]
     assert FetchAttempt.objects.filter(source=sources[1]).count() == 0
     assert Source.objects.get(pk=sources[1].pk).lease_owner == "w2"
@@ -461,3 +462,25 @@ def test_claims_stop_when_the_worker_is_stopping(fetching):
 
     assert claims.more() == []
     assert Source.objects.get().lease_owner == ""
+
+
+def test_a_turn_takes_its_hosts_slots_in_the_order_of_the_hosts(servers, fetching):
+    # Two workers that take slots at once lock the hosts' rows in one order,
+    # so neither waits for the other in a circle (a deadlock on PostgreSQL).
+    by_host = sorted(servers, key=lambda server: host_key(server.url("/")))
+    sources = [
+        make_source(slug=f"s{n}", feed_url=server.serve("/feed", feed_for(n)))
+        for n, server in enumerate(reversed(by_host))
+    ]
+
+    with CaptureQueriesContext(connection) as run:
+        flights, waiting, deferred = _start_all(
+            deque(sources), room=3, owner="w1", now=NOW, busy_hosts={}
+        )
+
+    assert [flight.source for flight in flights] == list(reversed(sources))
+    taken = [q["sql"] for q in run.captured_queries if "busy_owner = 'w1/" in q["sql"]]
+    assert [sql.split("busy_owner = 'w1/")[1].split("'")[0] for sql in taken] == [
+        str(source.pk) for source in reversed(sources)
+    ]
+    assert (waiting, deferred) == (deque(), [])
