@@ -489,8 +489,9 @@ FETCH_SCHEDULER_INTERVAL = env_float("AITOP_FETCH_SCHEDULER_INTERVAL", 15.0)
 # (hosts listed in AITOP_FETCH_HOST_GAPS always get one).
 FETCH_CONCURRENCY = env_int("AITOP_FETCH_CONCURRENCY", 16)
 FETCH_PER_HOST = env_int("AITOP_FETCH_PER_HOST", 1)
-# Due sources a fetch_worker claims in one go (one query on PostgreSQL, with
-# SKIP LOCKED, so workers never wait for one another's claims).
+# Due sources a fetch_worker holds at once: claimed together (SKIP LOCKED on
+# PostgreSQL, so workers never wait for one another's claims), and more
+# claimed as they end.
 FETCH_BATCH_SIZE = env_int("AITOP_FETCH_BATCH_SIZE", 100)
 # Processes a fetch_worker parses and normalises fetched documents in, so that
 # this CPU work runs beside its threads instead of taking turns with them for
