@@ -11,7 +11,7 @@ database step in order, two transactions at most a turn of its loop —
 the hosts' politeness slots of the next requests taken, then, while those
 requests are out, the fetches that ended written — so a batch uses one
 database connection whatever its concurrency, and SQLite sees one writer
-per worker. A batch claims more due sources as its own end (`Claims`), so
+per worker. A batch claims more due sources as its sources end (`Claims`), so
 a worker's requests do not drain between claims.
 
 A source stays leased by this worker from its claim to its commit; a worker

@@ -38,7 +38,7 @@ class Command(BaseCommand):
             "--batch-size",
             type=int,
             default=settings.FETCH_BATCH_SIZE,
-            help="Due sources held at once, claimed as they end (default: AITOP_FETCH_BATCH_SIZE).",
+            help="Due sources a worker holds at once (default: AITOP_FETCH_BATCH_SIZE).",
         )
         parser.add_argument(
             "--interval",
