@@ -45,6 +45,7 @@ from feed.ingest.leases import (
     host_rows_ensure,
     host_slots,
     lease_free_q,
+    leases_transaction,
     source_release,
 )
 from feed.ingest.pipeline import (
@@ -77,7 +78,7 @@ def sources_claim_batch(*, owner: str, now: datetime.datetime, limit: int) -> li
     apart. Either way a source goes to exactly one worker.
     """
     lease = datetime.timedelta(seconds=settings.FETCH_LEASE_SECONDS)
-    with transaction.atomic():
+    with leases_transaction():
         ids = list(
             sources_due(now=now)
             .select_for_update(skip_locked=True, of=("self",))
@@ -245,7 +246,7 @@ def _start_all(
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
-    The slots are taken in one transaction (one commit for all of them), in
+    The slots are taken in one `leases_transaction` (one commit for all), in
     the order of their hosts' keys: two workers taking slots at the same
     moment then lock the hosts' rows in the same order, so neither can wait
     for the other in a circle (on PostgreSQL, a deadlock that ends one of
@@ -268,7 +269,7 @@ def _start_all(
     deferred: list[IngestResult] = []
     if not chosen:
         return starting, waiting, deferred
-    with transaction.atomic():
+    with leases_transaction():
         for host, source in sorted(chosen, key=lambda pair: pair[0]):
             started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
             if isinstance(started, IngestResult):
