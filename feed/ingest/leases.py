@@ -40,7 +40,7 @@ def leases_transaction():
 
     On PostgreSQL its commit does not wait for the write-ahead log to reach
     the disk (`synchronous_commit = off` for this transaction alone): about
-    a millisecond a commit, two commits a turn of a worker's batch. What a
+    a millisecond a commit, for a claim and for each turn's slots. What a
     crash could lose is the last fraction of a second of such commits, and
     each of those only hands a lease or a slot back to how it was before:
     it expires, as a killed worker's does. A block already inside a
