@@ -41,9 +41,9 @@ from feed.ingest.due import sources_due
 from feed.ingest.keywords import KeywordTagger, keyword_tagger_active
 from feed.ingest.leases import (
     host_claim,
-    host_release,
     host_rows_ensure,
     host_slots,
+    hosts_release,
     lease_free_q,
     leases_transaction,
     source_release,
@@ -51,6 +51,7 @@ from feed.ingest.leases import (
 from feed.ingest.pipeline import (
     FeedRead,
     IngestResult,
+    LeaseLostError,
     Outcome,
     feed_fetch_read,
     history_prune,
@@ -61,6 +62,7 @@ from feed.ingest.pipeline import (
     source_write,
 )
 from feed.ingest.reading import ReaderPool
+from feed.ingest.rows import RowWrites
 from feed.ingest.schedule import host_key
 from feed.models import Source, TaggedSource
 from feed.signals import arrivals_gathered
@@ -327,10 +329,14 @@ def _finish_all(
         reads.append((flight, _read(future, flight)))
     try:
         with transaction.atomic():
-            written = []
-            for flight, read in reads:
-                _host_release(flight)
-                written.append(source_write(flight.source, read, **_how(flight, owner, tagger)))
+            hosts_release(_host_freed(flight) for flight, _ in reads)
+            writes = RowWrites()
+            written = [
+                source_write(flight.source, read, writes=writes, **_how(flight, owner, tagger))
+                for flight, read in reads
+            ]
+            if not writes.write():
+                raise LeaseLostError
     except Exception:
         return [_finish_alone(flight, read, owner=owner, tagger=tagger) for flight, read in reads]
     for (flight, _), (_, state) in zip(reads, written, strict=True):
@@ -346,16 +352,16 @@ def _read(future: Future, flight: _InFlight) -> FeedRead:
         return FeedRead(Outcome.FAILED, error=internal_error(error))
 
 
-def _host_release(flight: _InFlight) -> None:
-    """Free the slot; the host's gap counts from the moment the request ended."""
+def _host_freed(flight: _InFlight) -> tuple[str, str, datetime.datetime]:
+    """What frees the flight's slot (`hosts_release`): the host's gap counts from now."""
     elapsed = datetime.timedelta(seconds=time.monotonic() - flight.started)
-    host_release(host=flight.host, owner=flight.slot_owner, finished_at=flight.now + elapsed)
+    return flight.host, flight.slot_owner, flight.now + elapsed
 
 
 def _finish_alone(
     flight: _InFlight, read: FeedRead, *, owner: str, tagger: KeywordTagger
 ) -> IngestResult:
-    _host_release(flight)
+    hosts_release([_host_freed(flight)])
     return source_record_safely(
         flight.source, read, prune_history=False, **_how(flight, owner, tagger)
     )

@@ -196,5 +196,20 @@ def _slot_take(host: str, *, slots: int, owner: str, now: datetime.datetime) -> 
 
 def host_release(*, host: str, owner: str, finished_at: datetime.datetime) -> None:
     """Free our slot of the host; the next request in it may go after the host's gap."""
-    gap = host_gap(host)
-    _run(_RELEASE, [_when(finished_at + gap) if gap else None, host, owner])
+    hosts_release([(host, owner, finished_at)])
+
+
+def hosts_release(releases: Iterable[tuple[str, str, datetime.datetime]]) -> None:
+    """`host_release` for each (host, owner, finished_at): one `executemany`, in host order.
+
+    In the order of the hosts' keys, as `_start_all` takes them (feed.ingest.batch), so that
+    two workers lock the hosts' rows in one order.
+    """
+    rows = []
+    for host, owner, finished_at in sorted(releases):
+        gap = host_gap(host)
+        rows.append([_when(finished_at + gap) if gap else None, host, owner])
+    if rows:
+        table = connection.ops.quote_name(FetchHost._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.executemany(_RELEASE.format(table=table), rows)

@@ -35,7 +35,7 @@ from feed.ingest.leases import (
 from feed.ingest.normalise import Entry, Skip, text_clean
 from feed.ingest.parse import ParseError
 from feed.ingest.reading import ReaderPool, body_read
-from feed.ingest.rows import fetch_attempt_insert, source_state_release
+from feed.ingest.rows import RowWrites
 from feed.ingest.schedule import (
     host_key,
     interval_adapt,
@@ -290,24 +290,28 @@ def source_write(
     now: datetime.datetime,
     started: float,
     tagger: KeywordTagger | None = None,
+    writes: RowWrites | None = None,
 ) -> tuple[IngestResult, dict]:
     """`source_record`'s statements, inside a transaction the caller holds; the result and state.
 
     Raises LeaseLostError if the lease is gone: the caller rolls back. The
     source object is left as it was until `source_state_apply(source, state)`
-    after the commit, so that a rolled-back write can be made again.
+    after the commit, so that a rolled-back write can be made again. Given
+    `writes`, the source's state and history rows are left in it, for the
+    caller to write with those of other fetches (and to check the leases).
     """
+    gathered = writes is not None
+    writes = writes if gathered else RowWrites()
     counts = (
         items_upsert(source=source, entries=read.entries, now=now, tagger=tagger)
         if read.entries
         else UpsertCounts()
     )
     state = _source_state(source, read, now=now, changed=bool(counts.new or counts.updated))
-    if not source_state_release(source_id=source.pk, owner=owner, state=state):
-        raise LeaseLostError
+    writes.state_release(source_id=source.pk, owner=owner, state=state)
     reasons = _reasons(read.skips + counts.skips)
     seconds = time.monotonic() - started
-    fetch_attempt_insert(
+    writes.attempt_insert(
         source_id=source.pk,
         started_at=now,
         duration=datetime.timedelta(seconds=seconds),
@@ -323,6 +327,8 @@ def source_write(
         final_url=read.final_url[:2000],
         worker=owner,
     )
+    if not gathered and not writes.write():
+        raise LeaseLostError
     if counts.new:  # apps above feed (enrichment) react to new drafts
         items_ingested_on_commit(source_id=source.pk, fetched_at=now)
     result = IngestResult(

@@ -284,16 +284,29 @@ def test_a_batch_runs_a_fixed_number_of_queries_per_source(servers, fetching):
     assert [r.new for r in results] == [3] * 12
     statements = [query["sql"] for query in run.captured_queries]
     transactions = [sql for sql in statements if sql.startswith("SAVEPOINT")]
-    # Per source: the host's slot (taken, given back), the items its entries
-    # may be with their tombstones, the insert with its cluster counts, the
-    # source's state, its history row; per batch: the rules, the three hosts'
-    # rows in one INSERT, and the prune. (It was 15 a source, then 9 with the
-    # tombstones' own query, then 8 with a transaction of its own.)
-    assert len(statements) - 2 * len(transactions) == 12 * 6 + 3, statements
+    # Django records an executemany as "<rows> times: <sql>".
+    gathered = [sql.split(" times: ", 1) for sql in statements if " times: " in sql]
+    single = [sql for sql in statements if " times: " not in sql]
+    # Per source: the host's slot taken, the items its entries may be with
+    # their tombstones, the insert with its cluster counts; per batch: the
+    # rules, the three hosts' rows in one INSERT, and the prune. (It was 15 a
+    # source, then 9 with the tombstones' own query, then 8 with a
+    # transaction of its own, then 6 before the rows below were gathered.)
+    assert len(single) - 2 * len(transactions) == 12 * 3 + 3, single
+    # The fetches written together give their hosts back, write their
+    # states and their history rows in three statements, whatever their number.
+    kinds = ['UPDATE "feed_fetchhost"', 'UPDATE "feed_source"', 'INSERT INTO "feed_fetchattempt"']
+    rows_of = {kind: 0 for kind in kinds}
+    for rows, sql in gathered:
+        rows_of[next(kind for kind in kinds if sql.startswith(kind))] += int(rows)
+    assert rows_of == dict.fromkeys(kinds, 12)
+    write_turns = len(gathered) // 3
+    assert len(gathered) == 3 * write_turns
     # A turn of the batch's loop takes the next slots in one transaction (here
     # a savepoint), then writes the fetches that ended in another. Never more
     # than two of them a source.
     assert 2 <= len(transactions) <= 2 * 12
+    assert write_turns <= 12
 
 
 def fetches_ended(sources: list[Source], busy_hosts: dict) -> list[tuple[Future, object]]:

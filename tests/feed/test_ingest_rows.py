@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.db import connection
 
-from feed.ingest.rows import fetch_attempt_insert, source_state_release
+from feed.ingest.rows import RowWrites, fetch_attempt_insert, source_state_release
 from feed.models import FetchAttempt, Source
 from tests.factories import make_source
 
@@ -114,3 +114,46 @@ def test_a_fetchs_history_row_is_stored_as_the_orm_stored_it():
     }
     assert ours.skipped_reasons == {"no link": 1, "已删除": 1}
     assert ours.duration == duration
+
+
+def test_gathered_rows_are_written_together_and_a_lost_lease_is_told():
+    leased = {"lease_owner": "w1", "lease_expires_at": NOW}
+    ok, failed = make_source(slug="ok", **leased), make_source(slug="failed", **leased)
+    taken = make_source(slug="taken", lease_owner="w2", lease_expires_at=NOW)
+    before = stored(Source, taken.pk)
+    writes = RowWrites()
+    # States of different columns (an OK fetch's ETag, a failure's count).
+    for source, state in ((ok, STATES["ok"]), (failed, STATES["failed"]), (taken, STATES["ok"])):
+        writes.state_release(source_id=source.pk, owner="w1", state=state)
+        writes.attempt_insert(
+            source_id=source.pk,
+            started_at=NOW,
+            duration=datetime.timedelta(seconds=1),
+            status=state["last_status"],
+        )
+
+    assert not writes.write()  # one of the three leases was another worker's
+
+    ok.refresh_from_db()
+    failed.refresh_from_db()
+    assert (ok.last_status, ok.etag, ok.lease_owner) == ("ok", 'W/"abc"', "")
+    assert (failed.last_status, failed.consecutive_failures, failed.lease_owner) == (
+        "failed",
+        3,
+        "",
+    )
+    assert stored(Source, taken.pk) == before
+    assert sorted(FetchAttempt.objects.values_list("status", flat=True)) == ["failed", "ok", "ok"]
+    # Written: nothing is left to write again.
+    assert writes.write()
+    assert FetchAttempt.objects.count() == 3
+
+
+def test_gathered_rows_whose_leases_are_all_held_say_so():
+    sources = [make_source(slug=f"s{n}", lease_owner="w1", lease_expires_at=NOW) for n in range(3)]
+    writes = RowWrites()
+    for source in sources:
+        writes.state_release(source_id=source.pk, owner="w1", state=STATES["not modified"])
+
+    assert writes.write()
+    assert set(Source.objects.values_list("last_status", "lease_owner")) == {("not_modified", "")}
