@@ -65,6 +65,22 @@ def configure(database_url: str) -> dict:
     return env
 
 
+# The project's packages that a worker imports.
+PACKAGES = ("aitop", "api", "editorial", "enrichment", "feed", "stories", "webhooks")
+
+
+def bytecode_compile() -> None:
+    """Compile the project's modules, as a deployment does (README, "Production").
+
+    With PYTHONDONTWRITEBYTECODE set, or a read-only checkout, every process
+    started compiles them again: 0.1 s of each worker's start-up here.
+    """
+    import compileall
+
+    for package in PACKAGES:
+        compileall.compile_dir(PROJECT / package, quiet=1)
+
+
 def rss_document(entries: int, *, source: str = "feed") -> bytes:
     """A realistic RSS 2.0 document: titles, links, dates, HTML summaries, categories."""
     parts = [
@@ -471,6 +487,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
         env = configure(url)
+        bytecode_compile()
         from django.conf import settings
         from django.db import connection
 
