@@ -470,6 +470,9 @@ FETCH_HOST_GAPS = env_number_map(
     "AITOP_FETCH_HOST_GAPS",
     {"export.arxiv.org": 3.0, "arxiv.org": 3.0, "rss.arxiv.org": 3.0},
 )
+# Seconds a source may wait inside a worker's batch for a host that another
+# worker holds, or whose gap is running, before it is given back until then.
+FETCH_HOST_WAIT = env_float("AITOP_FETCH_HOST_WAIT", 2.0)
 # Failures back off exponentially from the base, up to the cap, with jitter.
 FETCH_BACKOFF_BASE = env_float("AITOP_FETCH_BACKOFF_BASE", 300.0)  # seconds
 FETCH_BACKOFF_MAX = env_float("AITOP_FETCH_BACKOFF_MAX", 86400.0)  # seconds

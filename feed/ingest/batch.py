@@ -136,6 +136,21 @@ class _InFlight:
     started: float
 
 
+@dataclasses.dataclass
+class _HostWait:
+    """A host that refused a slot (another worker holds it, or its gap runs): when to ask again."""
+
+    since: float  # time.monotonic() of the first refusal
+    at: float  # of the next try
+    delay: float  # between the last two tries
+
+
+# The first try again after a refusal, doubling up to a second: another
+# worker's request to the host usually ends within milliseconds.
+_FIRST_RETRY = 0.05
+_LONGEST_RETRY = 1.0
+
+
 def sources_fetch_batch(
     *,
     sources: list[Source],
@@ -150,7 +165,9 @@ def sources_fetch_batch(
 
     A source whose host is busy with one of this batch's own requests waits
     for it; one whose host another worker holds, or whose gap has not passed,
-    is given back with its next fetch at the host's time (DEFERRED). With
+    waits in the batch while the host may be free within
+    AITOP_FETCH_HOST_WAIT (`_wait_here`), and is otherwise given back with
+    its next fetch at the host's time (DEFERRED). With
     `readers`, the fetched documents are parsed in its processes. The
     requests go out in `threads` (a worker's `fetch_threads`, kept for its
     life), or in threads started for this batch. When its queue is too
@@ -167,6 +184,7 @@ def sources_fetch_batch(
     pending = deque(sources)
     in_flight: dict[Future, _InFlight] = {}
     busy_hosts: dict[str, int] = {}
+    host_waits: dict[str, _HostWait] = {}
     results: list[IngestResult] = []
     tagger = keyword_tagger_active()
     host_rows_ensure({host_key(source.feed_url) for source in sources})
@@ -189,7 +207,12 @@ def sources_fetch_batch(
                     pending.extend(claimed)
             if pending and room > 0:
                 starting, waiting, deferred = _start_all(
-                    pending, room=room, owner=owner, now=now, busy_hosts=busy_hosts
+                    pending,
+                    room=room,
+                    owner=owner,
+                    now=now,
+                    busy_hosts=busy_hosts,
+                    host_waits=host_waits,
                 )
                 results += deferred
                 for flight in starting:
@@ -208,9 +231,16 @@ def sources_fetch_batch(
                 finished = []
                 if pending or more is not None:
                     continue  # a host or a lease just freed may let another source go
+            # Sources waiting for a host held elsewhere are tried again at
+            # their time, whether or not a fetch of ours ends first.
+            retry_in = _next_try_in(host_waits) if pending else None
             if not in_flight:
+                if retry_in is not None:
+                    time.sleep(retry_in)
                 continue
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            if len(in_flight) >= concurrency:
+                retry_in = None  # no request slot to try them in
+            done, _ = wait(in_flight, timeout=retry_in, return_when=FIRST_COMPLETED)
             finished = [(future, in_flight.pop(future)) for future in done]
         history_prune([result.source_id for result in results if result.status != Outcome.DEFERRED])
     return results
@@ -245,6 +275,7 @@ def _start_all(
     owner: str,
     now: datetime.datetime | None,
     busy_hosts: dict[str, int],
+    host_waits: dict[str, _HostWait] | None = None,
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
@@ -253,16 +284,22 @@ def _start_all(
     moment then lock the hosts' rows in the same order, so neither can wait
     for the other in a circle (on PostgreSQL, a deadlock that ends one of
     their batches). No transaction is opened when every source waits for
-    one of our own requests.
+    one of our own requests, or for a host held elsewhere whose next try
+    (`host_waits`) has not come.
     """
+    host_waits = {} if host_waits is None else host_waits
     chosen: list[tuple[str, Source]] = []
     planned: dict[str, int] = {}
     waiting: deque[Source] = deque()
+    clock = time.monotonic()
     while pending and len(chosen) < room:
         source = pending.popleft()
         host = host_key(source.feed_url)
         if busy_hosts.get(host, 0) + planned.get(host, 0) >= host_slots(host):
             # Every slot of the host is ours: wait for us, no need to ask the database.
+            waiting.append(source)
+            continue
+        if host in host_waits and host_waits[host].at > clock:
             waiting.append(source)
             continue
         planned[host] = planned.get(host, 0) + 1
@@ -273,7 +310,14 @@ def _start_all(
         return starting, waiting, deferred
     with leases_transaction():
         for host, source in sorted(chosen, key=lambda pair: pair[0]):
-            started = _start(source, host=host, owner=owner, now=now, busy_hosts=busy_hosts)
+            started = _start(
+                source,
+                host=host,
+                owner=owner,
+                now=now,
+                busy_hosts=busy_hosts,
+                host_waits=host_waits,
+            )
             if isinstance(started, IngestResult):
                 deferred.append(started)
             elif started is None:
@@ -290,21 +334,57 @@ def _start(
     owner: str,
     now: datetime.datetime | None,
     busy_hosts: dict[str, int],
+    host_waits: dict[str, _HostWait],
 ) -> _InFlight | IngestResult | None:
-    """Take the source's host for it: in flight, a result (deferred), or None (wait for us)."""
+    """Take the source's host for it: in flight, a result (deferred), or None (wait here)."""
     ours = busy_hosts.get(host, 0)
     at = now or timezone.now()
     slot_owner = f"{owner}/{source.pk}"
     retry_at = host_claim(host=host, owner=slot_owner, now=at)
     if retry_at is None:
         busy_hosts[host] = ours + 1
+        host_waits.pop(host, None)
         return _InFlight(source, host, slot_owner, at, time.monotonic())
     if ours:
         # Our own request holds the host: this source goes when it is done.
         return None
+    if _wait_here(host_waits, host, retry_in=(retry_at - at).total_seconds()):
+        return None
     read = host_deferred(host, retry_at)
     source_release(source_id=source.pk, owner=owner, next_fetch_at=retry_at)
     return IngestResult(source.pk, Outcome.DEFERRED, error=read.error, next_fetch_at=retry_at)
+
+
+def _wait_here(host_waits: dict[str, _HostWait], host: str, *, retry_in: float) -> bool:
+    """Whether a source its host refused waits in the batch (True) or is given back.
+
+    It waits while the host may be free within AITOP_FETCH_HOST_WAIT of its
+    first refusal: giving it back would keep it until the host's time
+    (`host_claim`'s guess for a request in flight is a second, or the
+    host's gap if longer), and then cost a claim to take it again. The host
+    is tried again at growing intervals, never later than that time; one
+    whose time is further off than the wait is given back at once. One try
+    a host at a time: the host's other sources wait for that one.
+    """
+    clock = time.monotonic()
+    previous = host_waits.get(host)
+    delay = min(previous.delay * 2, _LONGEST_RETRY) if previous else _FIRST_RETRY
+    since = previous.since if previous else clock
+    at = clock + min(max(retry_in, 0.0), delay)
+    if retry_in > settings.FETCH_HOST_WAIT or at - since > settings.FETCH_HOST_WAIT:
+        host_waits.pop(host, None)  # the host's next source starts afresh
+        return False
+    host_waits[host] = _HostWait(since, at, delay)
+    return True
+
+
+def _next_try_in(host_waits: dict[str, _HostWait]) -> float | None:
+    """Seconds until the first host waited for may be tried again (None: no host is)."""
+    if not host_waits:
+        return None
+    # Never less than 10 ms, so that a host whose try is due but cannot be
+    # made yet (every request slot busy) never spins the loop.
+    return max(min(wait.at for wait in host_waits.values()) - time.monotonic(), 0.01)
 
 
 def _finish_all(

@@ -2,6 +2,7 @@
 
 import datetime
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -23,7 +24,7 @@ from feed.ingest.batch import (
     sources_fetch_batch,
 )
 from feed.ingest.keywords import keyword_tagger_active
-from feed.ingest.leases import host_claim
+from feed.ingest.leases import host_claim, host_release
 from feed.ingest.pipeline import feed_fetch_read
 from feed.ingest.schedule import host_key
 from feed.models import FetchAttempt, FetchHost, Item, Source
@@ -114,6 +115,7 @@ def test_a_host_with_a_gap_of_its_own_gets_one_request_at_a_time_whatever_the_se
 
 
 def test_a_host_another_worker_holds_defers_the_source_and_frees_it(server, fetching):
+    fetching.FETCH_HOST_WAIT = 0.0  # given back at once, not waited for
     source = make_source(feed_url=server.serve("/feed", feed_for(1)))
     assert host_claim(host=host_key(source.feed_url), owner="other-worker", now=NOW) is None
 
@@ -125,6 +127,51 @@ def test_a_host_another_worker_holds_defers_the_source_and_frees_it(server, fetc
     assert source.next_fetch_at == result.next_fetch_at > NOW
     assert server.requests == []
     assert not FetchAttempt.objects.exists()
+
+
+def other_worker_ends(host: str) -> None:
+    """Another worker's request to `host` ends (in a thread: a connection of its own)."""
+    try:
+        host_release(host=host, owner="other-worker", finished_at=NOW)
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)  # the other worker commits
+def test_a_host_another_worker_frees_soon_is_waited_for_in_the_batch(server, fetching):
+    source = make_source(feed_url=server.serve("/feed", feed_for(1)))
+    host = host_key(source.feed_url)
+    assert host_claim(host=host, owner="other-worker", now=NOW) is None
+    freed = threading.Timer(0.3, other_worker_ends, args=[host])
+    started = time.monotonic()
+    freed.start()
+    try:
+        (result,) = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=2, now=NOW)
+    finally:
+        freed.join()
+
+    assert result.status == Outcome.OK
+    assert 0.3 <= time.monotonic() - started < 1.0  # tried again soon, not after a second
+    assert len(server.requests) == 1
+    source.refresh_from_db()
+    assert source.lease_owner == "" and source.last_status == Source.Status.OK
+
+
+def test_a_host_held_elsewhere_for_longer_than_the_wait_defers_the_source(server, fetching):
+    fetching.FETCH_HOST_WAIT = 1.5
+    source = make_source(feed_url=server.serve("/feed", feed_for(1)))
+    assert host_claim(host=host_key(source.feed_url), owner="other-worker", now=NOW) is None
+    started = time.monotonic()
+
+    (result,) = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=2, now=NOW)
+
+    assert result.status == Outcome.DEFERRED
+    # Tried after 0.05, 0.15, 0.35 and 0.75 s; the next try, at 1.55 s, would
+    # come after the wait.
+    assert 0.7 <= time.monotonic() - started < 1.5
+    assert server.requests == []
+    source.refresh_from_db()
+    assert (source.lease_owner, source.next_fetch_at) == ("", result.next_fetch_at)
 
 
 def test_the_host_gap_still_spaces_requests_of_one_batch(server, fetching):
