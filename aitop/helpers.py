@@ -13,6 +13,18 @@ import time
 
 def helper_setup(parent: int, settings_module: str, settings_values: dict) -> None:
     """A new helper of process `parent`: Django set up as the parent has it, with these values."""
+    helper_forked(parent)
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    import django
+    from django.conf import settings
+
+    django.setup()
+    for name, value in settings_values.items():
+        setattr(settings, name, value)
+
+
+def helper_forked(parent: int) -> None:
+    """A new helper of process `parent`, forked from it (Django already set up), or spawned."""
     # Ctrl-C, or a service manager's SIGTERM, reaches the whole process group;
     # the parent finishes its work first, so its helpers live until it ends them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -21,13 +33,6 @@ def helper_setup(parent: int, settings_module: str, settings_values: dict) -> No
     # they see it gone and end, rather than wait for work for ever.
     # (`parent` comes from the parent itself: it may be gone before this runs.)
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
-    import django
-    from django.conf import settings
-
-    django.setup()
-    for name, value in settings_values.items():
-        setattr(settings, name, value)
 
 
 def _end_with(parent: int) -> None:

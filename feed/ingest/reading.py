@@ -23,9 +23,10 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
-from aitop.helpers import helper_setup
+from aitop.helpers import helper_forked, helper_setup
 from feed.ingest import wording
 from feed.ingest.normalise import Entry, Skip, entries_normalise
 from feed.ingest.parse import ParseError, parse_feed
@@ -72,27 +73,41 @@ def reader_warm() -> int:
     return os.getpid()
 
 
+def fork_is_safe() -> bool:
+    """Whether this process may fork: it runs one thread and holds no database connection."""
+    return threading.active_count() == 1 and all(
+        connection.connection is None for connection in connections.all(initialized_only=True)
+    )
+
+
 class ReaderPool:
     """`processes` reader processes, shared by a worker's fetch threads.
 
-    The processes start in the background (Django's set-up takes each about
-    half a second); until they are up, documents are read in the thread that
+    A pool made before the worker has a second thread or a database
+    connection (fetch_worker makes it first) forks its readers: they start
+    in milliseconds with Django set up and the parsers loaded, sharing the
+    worker's memory until they write to it. Otherwise, and for a pool that
+    replaces readers that died, they are spawned: each sets Django up
+    afresh, about half a second of CPU (`fork` chooses instead, for
+    tests). Until they are up, documents are read in the thread that
     fetched them, so a worker's first fetches never wait for its readers.
     """
 
-    def __init__(self, processes: int):
+    def __init__(self, processes: int, *, fork: bool | None = None):
         self.processes = processes
         self._lock = threading.Lock()
-        self._executor, self._starting = self._executor_start()
+        self._executor, self._starting = self._executor_start(
+            fork_is_safe() if fork is None else fork
+        )
 
-    def _executor_start(self) -> tuple[ProcessPoolExecutor, list[Future]]:
-        # Spawned, not forked: the worker has threads and a database connection,
-        # which a forked child would inherit half-held.
-        executor = ProcessPoolExecutor(
-            max_workers=self.processes,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=helper_setup,
-            initargs=(
+    def _executor_start(self, fork: bool = False) -> tuple[ProcessPoolExecutor, list[Future]]:
+        if fork:
+            context, initializer, initargs = "fork", helper_forked, (os.getpid(),)
+        else:
+            # Spawned: a forked child would inherit the worker's threads' locks
+            # and its database connection half-held.
+            context, initializer = "spawn", helper_setup
+            initargs = (
                 os.getpid(),
                 os.environ["DJANGO_SETTINGS_MODULE"],
                 {
@@ -100,7 +115,12 @@ class ReaderPool:
                     for name in dir(settings)
                     if name.startswith("FETCH_")
                 },
-            ),
+            )
+        executor = ProcessPoolExecutor(
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context(context),
+            initializer=initializer,
+            initargs=initargs,
         )
         # One small read each: a process is started for each task no idle one
         # can take, and the read loads the parsers, so the first fetch it is

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from django.core.management import call_command
 
 from feed.ingest import wording
 from feed.ingest.parse import ParseError
-from feed.ingest.reading import ReaderPool, body_read
+from feed.ingest.reading import ReaderPool, body_read, fork_is_safe
 from feed.models import Item
 from tests.factories import make_source
 from tests.feed.test_fetch_workers import PROJECT, WAIT, environment
@@ -75,9 +76,9 @@ def test_a_reader_that_dies_fails_that_read_with_a_message_and_the_next_read_wor
 
 
 def test_closing_a_pool_whose_readers_are_still_starting_ends_them_at_once():
-    # Setting Django up takes a new process about half a second: a worker
+    # Setting Django up takes a spawned process about half a second: a worker
     # run with --until-idle over a short queue used to wait that long at its end.
-    pool = ReaderPool(2)
+    pool = ReaderPool(2, fork=False)
     starting = list(pool._executor._processes.values())
 
     pool.close()
@@ -94,6 +95,61 @@ def test_closing_a_started_pool_lets_its_readers_end_on_their_own():
     pool.close()
 
     assert [process.exitcode for process in started] == [0]
+
+
+FORKED_POOL = """
+import os, django
+django.setup()
+from django.utils import timezone
+from feed.ingest.reading import ReaderPool, fork_is_safe
+safe = fork_is_safe()
+with ReaderPool(1) as pool:
+    pool.wait_started()
+    (reader,) = pool._executor._processes.values()
+    read = pool.read(BODY, content_type="", url="https://example.com/", now=timezone.now(), limit=9)
+    print(safe, pool._executor._mp_context.get_start_method(), reader.pid != os.getpid())
+    print([entry.title for entry in read.entries])
+"""
+
+
+def test_a_pool_made_before_any_thread_or_connection_forks_its_readers():
+    # As fetch_worker makes it: its readers start without setting Django up again.
+    script = FORKED_POOL.replace("BODY", repr(rss(rss_item(1), rss_item(2))))
+    done = subprocess.run(  # noqa: S603 (our own code)
+        [sys.executable, "-c", script],
+        cwd=PROJECT,
+        env={**environment("sqlite:///:memory:"), "DJANGO_SETTINGS_MODULE": "aitop.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+    assert done.stdout.splitlines() == [
+        "True fork True",
+        "['Story number 1', 'Story number 2']",
+    ]
+
+
+def test_a_process_holding_a_database_connection_does_not_fork(db):
+    from django.db import connection
+
+    connection.ensure_connection()
+
+    assert not fork_is_safe()
+
+
+def test_a_process_running_another_thread_spawns_its_readers():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not fork_is_safe()
+        with ReaderPool(1) as pool:
+            assert pool._executor._mp_context.get_start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -73,6 +73,8 @@ class Command(BaseCommand):
         self.stopping = threading.Event()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         totals = {"sources": 0, "new": 0, "failed": 0}
+        # The readers first, while this process runs one thread and holds no
+        # database connection: they are forked then, not spawned (reading.py).
         self.readers = ReaderPool(readers) if readers else None
         self.threads = fetch_threads(concurrency)
         try:
