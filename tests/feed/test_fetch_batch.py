@@ -174,6 +174,20 @@ def test_a_host_held_elsewhere_for_longer_than_the_wait_defers_the_source(server
     assert (source.lease_owner, source.next_fetch_at) == ("", result.next_fetch_at)
 
 
+def test_a_short_host_gap_is_waited_for_in_the_batch(server, fetching):
+    fetching.FETCH_HOST_GAP = 0.3
+    for n in range(2):
+        make_source(feed_url=server.serve(f"/feed/{n}", feed_for(n)))
+
+    # Real time (no `now`): the gap passes while the batch waits.
+    results = sources_fetch_batch(sources=claimed("w1"), owner="w1", concurrency=2)
+
+    assert [r.status for r in results] == [Outcome.OK, Outcome.OK]
+    first, second = sorted(FetchAttempt.objects.values_list("started_at", flat=True))
+    assert second - first >= datetime.timedelta(seconds=0.3)
+    assert len(server.requests) == 2
+
+
 def test_the_host_gap_still_spaces_requests_of_one_batch(server, fetching):
     fetching.FETCH_HOST_GAP = 30.0
     for n in range(2):
