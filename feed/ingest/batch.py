@@ -275,7 +275,7 @@ def _start_all(
     owner: str,
     now: datetime.datetime | None,
     busy_hosts: dict[str, int],
-    host_waits: dict[str, _HostWait] | None = None,
+    host_waits: dict[str, _HostWait],
 ) -> tuple[list[_InFlight], deque[Source], list[IngestResult]]:
     """Take hosts for up to `room` pending sources: (to fetch, to wait for us, deferred).
 
@@ -287,7 +287,6 @@ def _start_all(
     one of our own requests, or for a host held elsewhere whose next try
     (`host_waits`) has not come.
     """
-    host_waits = {} if host_waits is None else host_waits
     chosen: list[tuple[str, Source]] = []
     planned: dict[str, int] = {}
     waiting: deque[Source] = deque()

@@ -60,17 +60,6 @@ def _source_update_sql(columns: tuple[str, ...], vendor: str) -> str:
     )
 
 
-def source_state_release(*, source_id: int, owner: str, state: dict) -> bool:
-    """Write the source's fetch state and give its lease back, if `owner` still holds it.
-
-    The lease is the UPDATE's own condition: if another worker took the
-    source meanwhile, no row changes and this returns False.
-    """
-    writes = RowWrites()
-    writes.state_release(source_id=source_id, owner=owner, state=state)
-    return writes.write()
-
-
 _ATTEMPT_FIELDS = [field for field in FetchAttempt._meta.concrete_fields if not field.primary_key]
 _ATTEMPT_PLAIN = frozenset(field.attname for field in _ATTEMPT_FIELDS if _is_plain(field))
 
@@ -86,19 +75,6 @@ def _attempt_insert_sql(vendor: str) -> str:
     )
 
 
-def fetch_attempt_insert(
-    *,
-    source_id: int,
-    started_at: datetime.datetime,
-    duration: datetime.timedelta,
-    **values,
-) -> None:
-    """Write one fetch's history row (the fields of FetchAttempt; those left out take defaults)."""
-    writes = RowWrites()
-    writes.attempt_insert(source_id=source_id, started_at=started_at, duration=duration, **values)
-    writes.write()
-
-
 class RowWrites:
     """The state and history rows of fetches, gathered, then written by `write()`."""
 
@@ -107,7 +83,11 @@ class RowWrites:
         self._attempts: list[list] = []
 
     def state_release(self, *, source_id: int, owner: str, state: dict) -> None:
-        """The source's fetch state, its lease given back if `owner` still holds it."""
+        """The source's fetch state, its lease given back if `owner` still holds it.
+
+        The lease is the UPDATE's own condition: if another worker took the
+        source meanwhile, no row changes, and `write()` says so.
+        """
         changes = state | {"lease_owner": "", "lease_expires_at": None}
         fields = [Source._meta.get_field(name) for name in changes]
         params = [_prepared(field, changes[field.name], _SOURCE_PLAIN) for field in fields]
@@ -145,5 +125,5 @@ class RowWrites:
             if self._attempts:
                 cursor.executemany(_attempt_insert_sql(connection.vendor), self._attempts)
         self._states.clear()
-        self._attempts = []
+        self._attempts.clear()
         return released == expected

@@ -373,7 +373,7 @@ def test_a_batch_runs_a_fixed_number_of_queries_per_source(servers, fetching):
 def fetches_ended(sources: list[Source], busy_hosts: dict) -> list[tuple[Future, object]]:
     """The sources' hosts taken and their fetches run to the end, not yet written."""
     flights, waiting, deferred = _start_all(
-        deque(sources), room=len(sources), owner="w1", now=NOW, busy_hosts=busy_hosts
+        deque(sources), room=len(sources), owner="w1", now=NOW, busy_hosts=busy_hosts, host_waits={}
     )
     assert (len(flights), waiting, deferred) == (len(sources), deque(), [])
     with ThreadPoolExecutor(max_workers=len(flights)) as pool:
@@ -549,7 +549,7 @@ def test_a_turn_takes_its_hosts_slots_in_the_order_of_the_hosts(servers, fetchin
 
     with CaptureQueriesContext(connection) as run:
         flights, waiting, deferred = _start_all(
-            deque(sources), room=3, owner="w1", now=NOW, busy_hosts={}
+            deque(sources), room=3, owner="w1", now=NOW, busy_hosts={}, host_waits={}
         )
 
     assert [flight.source for flight in flights] == list(reversed(sources))

@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.db import connection
 
-from feed.ingest.rows import RowWrites, fetch_attempt_insert, source_state_release
+from feed.ingest.rows import RowWrites
 from feed.models import FetchAttempt, Source
 from tests.factories import make_source
 
@@ -23,6 +23,13 @@ def stored(model, pk: int) -> dict:
         cursor.execute(f"SELECT * FROM {table} WHERE id = %s", [pk])  # noqa: S608
         names = [column[0] for column in cursor.description]
         return dict(zip(names, cursor.fetchone(), strict=True))
+
+
+def state_release(**row) -> bool:
+    """One source's state written alone; whether its lease was still held."""
+    writes = RowWrites()
+    writes.state_release(**row)
+    return writes.write()
 
 
 STATES = {
@@ -64,7 +71,7 @@ def test_the_sources_state_is_stored_as_the_orms_update_stored_it(state):
     ours, orms = make_source(slug="ours", **leased), make_source(slug="orms", **leased)
     before = stored(Source, ours.pk)
 
-    assert source_state_release(source_id=ours.pk, owner="w1", state=state)
+    assert state_release(source_id=ours.pk, owner="w1", state=state)
     Source.objects.filter(pk=orms.pk, lease_owner="w1").update(
         **state, lease_owner="", lease_expires_at=None
     )
@@ -83,7 +90,7 @@ def test_a_source_another_worker_took_is_left_as_it_is():
     source = make_source(lease_owner="w2", lease_expires_at=NOW)
     before = stored(Source, source.pk)
 
-    assert not source_state_release(source_id=source.pk, owner="w1", state=STATES["ok"])
+    assert not state_release(source_id=source.pk, owner="w1", state=STATES["ok"])
 
     assert stored(Source, source.pk) == before
 
@@ -106,7 +113,9 @@ def test_a_fetchs_history_row_is_stored_as_the_orm_stored_it():
     duration = datetime.timedelta(seconds=1, microseconds=234567)
     orms = FetchAttempt.objects.create(source=source, started_at=NOW, duration=duration, **values)
 
-    fetch_attempt_insert(source_id=source.pk, started_at=NOW, duration=duration, **values)
+    writes = RowWrites()
+    writes.attempt_insert(source_id=source.pk, started_at=NOW, duration=duration, **values)
+    writes.write()
 
     ours = FetchAttempt.objects.exclude(pk=orms.pk).get()
     assert {k: v for k, v in stored(FetchAttempt, ours.pk).items() if k != "id"} == {

@@ -54,7 +54,9 @@ def test_a_workers_claims_and_slots_commit_without_waiting(server, fetching):
     with CaptureQueriesContext(connection) as claim:
         sources = sources_claim_batch(owner="w1", now=NOW, limit=10)
     with CaptureQueriesContext(connection) as slots:
-        flights, _, _ = _start_all(deque(sources), room=1, owner="w1", now=NOW, busy_hosts={})
+        flights, _, _ = _start_all(
+            deque(sources), room=1, owner="w1", now=NOW, busy_hosts={}, host_waits={}
+        )
 
     def statements(run) -> list[str]:
         return [query["sql"] for query in run.captured_queries if query["sql"] != "BEGIN"]
