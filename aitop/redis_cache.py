@@ -22,23 +22,54 @@ from the pool once:
   to the pool, for the next thread's client.
 
 A pipeline still takes a pooled connection; nothing on a warm path sends one.
+
+A warm page's one read, `get_many`, is also sent more directly (measured
+with a page and the generation, 13 µs of CPU against 26 through
+`Redis.mget` and 59 through Django's whole `get_many`):
+
+- The `MGET` goes straight to the thread's connection: redis-py's command
+  path adds a lock (the connection is the thread's own), a retry wrapper
+  and its response callbacks, none of which an `MGET` needs. A connection
+  that failed is closed by redis-py as it fails; the read is then sent
+  again through `Redis.mget`, which reconnects and retries as configured.
+- Django's serializer tries `int()` on every value first and pickles
+  everything else, so each pickled value raised and caught a `ValueError`:
+  a pickle is told by its first byte instead.
+- Keys are made without Django's memcached checks (at most 250 characters,
+  no spaces or control characters, one character at a time in Python):
+  Redis takes any key, and ours are hex digests with a prefix.
 """
 
 import os
+import pickle
 import threading
 import weakref
 
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient, RedisSerializer
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 # Every client object, so that a forked child forgets their connections.
 _CLIENTS = weakref.WeakSet()
 
 
+class PickleFirstSerializer(RedisSerializer):
+    """Django's serializer (integers stored as they are, the rest pickled), read without a raise."""
+
+    # Every pickle of protocol 2 and later starts with the PROTO opcode.
+    _PICKLED = pickle.PROTO[0]
+
+    def loads(self, data):
+        if data and data[0] == self._PICKLED:
+            return pickle.loads(data)  # noqa: S301 - written by this cache, as Django's own
+        return int(data)
+
+
 class ReusingRedisCacheClient(RedisCacheClient):
     """Django's client, with one `redis.Redis` per connection pool and thread."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, serializer=None, **kwargs):
+        super().__init__(*args, serializer=serializer or PickleFirstSerializer, **kwargs)
         self._kept = threading.local()
         _CLIENTS.add(self)
 
@@ -53,9 +84,27 @@ class ReusingRedisCacheClient(RedisCacheClient):
             )
         return client
 
+    def get_many(self, keys):
+        client = self.get_client(None)
+        try:
+            values = _mget(client.connection, keys)
+        except (RedisConnectionError, RedisTimeoutError):
+            # The connection was closed as it failed: redis-py's own path reconnects and retries.
+            values = client.mget(keys)
+        loads = self._serializer.loads
+        return {
+            key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
+        }
+
     def _forget_clients(self) -> None:
         # The parent's clients hold the parent's sockets; the pools reset themselves.
         self._kept = threading.local()
+
+
+def _mget(connection, keys) -> list:
+    """`MGET keys` on `connection`, without redis-py's command machinery (see above)."""
+    connection.send_packed_command(connection.pack_command("MGET", *keys), check_health=False)
+    return connection.read_response()
 
 
 def _forget_clients_in_child() -> None:
@@ -72,3 +121,7 @@ class ReusingRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = ReusingRedisCacheClient
+
+    def make_and_validate_key(self, key, version=None):
+        # Django's checks are memcached's rules; Redis takes any key (see above).
+        return self.make_key(key, version=version)

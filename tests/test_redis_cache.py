@@ -93,3 +93,36 @@ def test_a_forked_child_talks_to_redis_on_its_own_connection():
     assert _connection(backend) is parent_connection
     assert backend.get("aitop:test:fork-child") == "child"
     backend.delete_many(["aitop:test:fork", "aitop:test:fork-child"])
+
+
+def test_get_many_reads_integers_pickles_and_absent_keys_as_django_does():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.set("aitop:test:int", 41, 10)
+    backend.incr("aitop:test:int")
+    backend.set("aitop:test:text", "１２", 10)
+    backend.set("aitop:test:negative", -3, 10)
+
+    found = backend.get_many(
+        ["aitop:test:int", "aitop:test:text", "aitop:test:negative", "aitop:test:absent"]
+    )
+
+    assert found == {"aitop:test:int": 42, "aitop:test:text": "１２", "aitop:test:negative": -3}
+    backend.delete_many(["aitop:test:int", "aitop:test:text", "aitop:test:negative"])
+
+
+def test_get_many_answers_after_redis_closed_the_threads_connection():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.set("aitop:test:reconnect", "still here", 10)
+    connection = _connection(backend)
+    own_id = backend._cache.get_client().client_id()
+    server = redis.Redis.from_url(LOCATION)
+
+    # As when Redis restarts or drops an idle client: the kept socket is dead.
+    server.client_kill_filter(_id=own_id)
+
+    assert backend.get_many(["aitop:test:reconnect"]) == {"aitop:test:reconnect": "still here"}
+    # Reconnected on the same connection object, and it keeps working.
+    assert _connection(backend) is connection
+    assert backend._cache.get_client().client_id() != own_id
+    assert backend.get_many(["aitop:test:reconnect"]) == {"aitop:test:reconnect": "still here"}
+    backend.delete("aitop:test:reconnect")
