@@ -85,6 +85,8 @@ class ReusingRedisCacheClient(RedisCacheClient):
         return client
 
     def get_many(self, keys):
+        if not keys:
+            return {}  # as redis-py does: MGET without keys is an error in Redis
         client = self.get_client(None)
         try:
             values = _mget(client.connection, keys)

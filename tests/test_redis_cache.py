@@ -107,6 +107,7 @@ def test_get_many_reads_integers_pickles_and_absent_keys_as_django_does():
     )
 
     assert found == {"aitop:test:int": 42, "aitop:test:text": "１２", "aitop:test:negative": -3}
+    assert backend.get_many([]) == {}
     backend.delete_many(["aitop:test:int", "aitop:test:text", "aitop:test:negative"])
 
 
