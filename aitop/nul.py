@@ -12,6 +12,8 @@ taking it from the view that parses it.
 
 from django.http import HttpRequest
 
+from aitop.querystring import query_lists
+
 NUL = "\x00"
 
 
@@ -19,8 +21,8 @@ def nul_parameter(request: HttpRequest, *, form: bool = False) -> str | None:
     """The first parameter holding a NUL ("path" for the path): query string, and form if asked."""
     if NUL in request.path:
         return "path"
-    for data in (request.GET, request.POST) if form else (request.GET,):
-        for name, values in data.lists():
-            if NUL in name or any(NUL in value for value in values):
-                return name.replace(NUL, "\\0")
+    parameters = (*query_lists(request), *(request.POST.lists() if form else ()))
+    for name, values in parameters:
+        if NUL in name or any(NUL in value for value in values):
+            return name.replace(NUL, "\\0")
     return None

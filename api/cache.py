@@ -27,6 +27,7 @@ from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from aitop.nul import nul_parameter
+from aitop.querystring import query_lists
 from api.throttling import anonymous_count, anonymous_count_reading, anonymous_throttles
 from feed import freshness
 from feed.conditional import (
@@ -75,7 +76,7 @@ def answer_key(request) -> str:
         request.scheme,
         request.get_host(),
         request.path,
-        repr(list(request.GET.lists())),
+        repr([(name, list(values)) for name, values in query_lists(request)]),
         request.META.get("HTTP_ACCEPT", "").strip(),
         translation.get_language() or "",
     ]

@@ -32,6 +32,7 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 
 from aitop.days import today_start
+from aitop.querystring import query_lists
 from feed.freshness import Freshness, generation_current_with
 
 try:
@@ -84,7 +85,7 @@ def _accepts_gzip(request) -> bool:
 def page_key(request) -> str:
     """The cache key of this page: host, path, normalised query, language, release, today."""
     pairs = sorted(
-        (name, value) for name, values in request.GET.lists() for value in values if value.strip()
+        (name, value) for name, values in query_lists(request) for value in values if value.strip()
     )
     parts = [
         _RELEASE,
