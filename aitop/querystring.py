@@ -16,8 +16,10 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest, get_bytes_from_wsgi
 from django.http import HttpRequest, QueryDict
 
-# Distinct query strings kept per process; each entry is at most one URL's length.
+# Distinct query strings kept per process, each at most LONGEST bytes (a reader's
+# filters and search words; anything longer is parsed each time): under 1 MB.
 KEPT = 1024
+LONGEST = 512
 
 Lists = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -26,7 +28,7 @@ def query_lists(request: HttpRequest) -> Lists:
     """`request.GET.lists()`, as a tuple of (name, values) in the query's order."""
     if "GET" not in request.__dict__:
         raw = _raw_query(request)
-        if raw is not None:
+        if raw is not None and len(raw) <= LONGEST:
             return _parsed(raw, request.encoding or settings.DEFAULT_CHARSET)
     # Already parsed (a view read it) or set by hand (a test's request): read that.
     return tuple((name, tuple(values)) for name, values in request.GET.lists())

@@ -16,6 +16,8 @@ QUERIES = [
     "q=%FF%FE&tag=caf%C3%A9",
     "a=1&&b==2&c=%",
     "q=%00x&tag=ok",
+    # Longer than what is kept: parsed each time, the same way.
+    "q=" + "%E9%B2%B2" * 200 + "&tag=a",
 ]
 
 
