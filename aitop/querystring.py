@@ -17,7 +17,7 @@ from django.core.handlers.wsgi import WSGIRequest, get_bytes_from_wsgi
 from django.http import HttpRequest, QueryDict
 
 # Distinct query strings kept per process, each at most LONGEST bytes (a reader's
-# filters and search words; anything longer is parsed each time): under 1 MB.
+# filters and search words; anything longer is parsed each time): about 1 MB at most.
 KEPT = 1024
 LONGEST = 512
 
