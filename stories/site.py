@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item, ItemQuerySet, Source, visible_params, visible_sql
-from feed.sql import column, table, values_converted
+from feed.sql import column, in_values, table, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
@@ -70,7 +70,7 @@ def _members_sql(vendor: str) -> str:
     fields = ", ".join(column(Item, field) for field in MEMBER_FIELDS)
     own_stories = (
         f"SELECT {column(StoryItem, 'story', 'own')} FROM {links} own"  # noqa: S608 (model names)
-        f" WHERE {column(StoryItem, 'item', 'own')} IN (%(ids)s)"
+        f" WHERE {column(StoryItem, 'item', 'own')} %(ids)s"
     )
     return (
         f"SELECT {column(StoryItem, 'story')}, {fields}, {column(Source, 'name')}"  # noqa: S608
@@ -93,9 +93,10 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
     only the fields coverage shows loaded (any other is read on access, as
     with `.only()`), each with its source's name.
     """
-    sql = _members_sql(connection.vendor) % {"ids": ", ".join(["%s"] * len(ids))}
+    in_ids, params = in_values(ids)
+    sql = _members_sql(connection.vendor) % {"ids": in_ids}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*ids, *visible_params()])
+        cursor.execute(sql, [*params, *visible_params()])
         rows = cursor.fetchall()
     return [
         (story_id, member_from_row(values, source_name)) for story_id, *values, source_name in rows

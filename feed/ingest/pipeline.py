@@ -46,6 +46,7 @@ from feed.ingest.upsert import UpsertCounts, items_upsert
 from feed.ingest.wording import recorded
 from feed.models import FetchAttempt, Item, Source
 from feed.signals import items_ingested_on_commit
+from feed.sql import in_values
 
 logger = logging.getLogger(__name__)
 
@@ -430,7 +431,7 @@ _HISTORY_PRUNE = (
     "DELETE FROM {table} WHERE id IN (SELECT id FROM ("
     " SELECT id, ROW_NUMBER() OVER ("
     " PARTITION BY source_id ORDER BY started_at DESC, id DESC) AS position"
-    " FROM {table} WHERE source_id IN ({sources})) ranked WHERE position > %s)"
+    " FROM {table} WHERE source_id {sources}) ranked WHERE position > %s)"
 )
 
 
@@ -438,12 +439,12 @@ def history_prune(source_ids: list[int]) -> None:
     """Keep the newest FETCH_HISTORY_KEEP fetches of each of these sources: one statement."""
     if not source_ids:
         return
+    sources, params = in_values(source_ids)
     statement = _HISTORY_PRUNE.format(
-        table=connection.ops.quote_name(FetchAttempt._meta.db_table),
-        sources=", ".join(["%s"] * len(source_ids)),
+        table=connection.ops.quote_name(FetchAttempt._meta.db_table), sources=sources
     )
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*source_ids, settings.FETCH_HISTORY_KEEP])
+        cursor.execute(statement, [*params, settings.FETCH_HISTORY_KEEP])
 
 
 def feed_test(*, url: str, now: datetime.datetime | None = None) -> IngestResult:

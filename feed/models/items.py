@@ -23,7 +23,7 @@ from feed.models.ingest import Tombstone
 from feed.models.loading import LeanLoading
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
-from feed.sql import column, table
+from feed.sql import column, in_values, table
 
 
 class TaggedItem(TaggedItemBase):
@@ -93,13 +93,13 @@ def _tags_sorted(tags) -> list[CardTag]:
 
 @functools.cache
 def _card_tags_sql(vendor: str) -> str:
-    """SELECT item, tag id, name, slug for the items in `%(ids)s`, from the models' names."""
+    """SELECT item, tag id, name, slug for the items `%(ids)s` picks, from the models' names."""
     item_id, tag_id = column(TaggedItem, "content_object"), column(TaggedItem, "tag")
     name, slug, pk = (column(Tag, field) for field in ("name", "slug", "id"))
     return (
         f"SELECT {item_id}, {tag_id}, {name}, {slug}"  # noqa: S608 (model names)
         f" FROM {table(TaggedItem)} INNER JOIN {table(Tag)}"
-        f" ON {tag_id} = {pk} WHERE {item_id} IN (%(ids)s)"
+        f" ON {tag_id} = {pk} WHERE {item_id} %(ids)s"
     )
 
 
@@ -113,9 +113,10 @@ def card_tags_attach(items: list) -> None:
     if not items:
         return
     by_item: dict[int, list[CardTag]] = {item.pk: [] for item in items}
-    sql = _card_tags_sql(connection.vendor) % {"ids": ", ".join(["%s"] * len(by_item))}
+    ids, params = in_values(by_item)
+    sql = _card_tags_sql(connection.vendor) % {"ids": ids}
     with connection.cursor() as cursor:
-        cursor.execute(sql, list(by_item))
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     for item_id, tag_id, name, slug in rows:
         by_item[item_id].append(CardTag(pk=tag_id, name=name, slug=slug))
