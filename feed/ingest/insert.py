@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from feed.ingest.normalise import Entry
 from feed.models import Item, Source, Tombstone
-from feed.sql import values_converted
+from feed.sql import in_values, values_converted
 
 # What an item's heat gains for each other source that carries the same story.
 HEAT_PER_OTHER_SOURCE = 10
@@ -275,10 +275,7 @@ def items_seen(*, item_ids: list[int], fetched_at: datetime.datetime) -> None:
     """Mark known items as seen in their feed now (fetched_at), as `update()` did: one UPDATE."""
     meta = Item._meta
     column = _q(meta.get_field("fetched_at").column)
-    if connection.vendor == "postgresql":
-        ids, params = "= ANY(%s)", [item_ids]
-    else:
-        ids, params = f"IN ({', '.join(['%s'] * len(item_ids))})", item_ids
+    ids, params = in_values(item_ids)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {_q(meta.db_table)} SET {column} = %s"  # noqa: S608 (names from the model)

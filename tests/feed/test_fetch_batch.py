@@ -151,7 +151,9 @@ def test_a_host_another_worker_frees_soon_is_waited_for_in_the_batch(server, fet
         freed.join()
 
     assert result.status == Outcome.OK
-    assert 0.3 <= time.monotonic() - started < 1.0  # tried again soon, not after a second
+    # Tried again while the batch still ran (within the 2 s host wait), not deferred to
+    # a later batch; a loaded machine (SQLite's write lock, CI) once took 1.3 s here.
+    assert 0.3 <= time.monotonic() - started < 2.0
     assert len(server.requests) == 1
     source.refresh_from_db()
     assert source.lease_owner == "" and source.last_status == Source.Status.OK
