@@ -7,9 +7,10 @@ client takes and gives back a connection on every command (aitop/redis_cache.py)
 import os
 import threading
 
+import pytest
 import redis
 
-from aitop.redis_cache import ReusingRedisCache
+from aitop.redis_cache import ReusingRedisCache, packed_commands, transaction
 
 # Database 1 of the local Redis: this project's own (see README, "Caching").
 LOCATION = "redis://127.0.0.1:6379/1"
@@ -127,3 +128,72 @@ def test_get_many_answers_after_redis_closed_the_threads_connection():
     assert backend._cache.get_client().client_id() != own_id
     assert backend.get_many(["aitop:test:reconnect"]) == {"aitop:test:reconnect": "still here"}
     backend.delete("aitop:test:reconnect")
+
+
+def test_a_transaction_answers_each_command_in_order():
+    backend = ReusingRedisCache(LOCATION, {})
+    client = backend._cache.get_client()
+    client.delete("aitop:test:log")
+
+    replies = transaction(
+        client,
+        [
+            ("ZADD", "aitop:test:log", 1, "first"),
+            ("ZADD", "aitop:test:log", 2, "second"),
+            ("ZCARD", "aitop:test:log"),
+            ("MGET", "aitop:test:absent", "aitop:test:log-absent"),
+        ],
+    )
+
+    assert replies == [1, 1, 2, [None, None]]
+    client.delete("aitop:test:log")
+
+
+def test_a_command_redis_refuses_raises_and_the_next_command_reads_its_own_reply():
+    backend = ReusingRedisCache(LOCATION, {})
+    backend.set("aitop:test:text", "not a sorted set", 10)
+    text = backend.make_key("aitop:test:text")
+    client = backend._cache.get_client()
+
+    # Refused while queued (too few arguments): the transaction never runs.
+    with pytest.raises(redis.ResponseError):
+        transaction(client, [("SET", "aitop:test:queued", 1), ("ZADD", text)])
+    assert client.get("aitop:test:queued") is None
+    assert backend.get_many(["aitop:test:text"]) == {"aitop:test:text": "not a sorted set"}
+    # Refused as it ran (the key holds another type): the others ran.
+    with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        transaction(client, [("ZADD", text, 1, "x"), ("SET", "aitop:test:ran", 1)])
+    assert client.get("aitop:test:ran") == b"1"
+    assert backend.get_many(["aitop:test:text"]) == {"aitop:test:text": "not a sorted set"}
+    backend.delete("aitop:test:text")
+    client.delete("aitop:test:ran")
+
+
+def test_a_transaction_answers_after_redis_closed_the_threads_connection():
+    backend = ReusingRedisCache(LOCATION, {})
+    client = backend._cache.get_client()
+    own_id = client.client_id()
+    redis.Redis.from_url(LOCATION).client_kill_filter(_id=own_id)
+
+    replies = transaction(
+        client, [("SET", "aitop:test:after-kill", 7), ("GET", "aitop:test:after-kill")]
+    )
+
+    # Through redis-py's pipeline: its callbacks made SET's OK a True.
+    assert replies == [True, b"7"]
+    assert transaction(client, [("GET", "aitop:test:after-kill")]) == [b"7"]
+    assert client.client_id() != own_id
+    client.delete("aitop:test:after-kill")
+
+
+def test_commands_are_packed_as_redis_py_packs_them():
+    connection = redis.Redis.from_url(LOCATION).connection_pool.make_connection()
+    batch = [
+        ("MULTI",),
+        ("ZADD", ":1:aitop:rate:throttle_anon_10.0.0.1", "1796588804.69", "1796588804.69:0a1b"),
+        ("PEXPIRE", "日志", 60000),
+        ("ZRANGE", b"raw\r\nkey", 0, -1),
+        ("EXEC",),
+    ]
+
+    assert packed_commands(batch) == b"".join(connection.pack_commands(batch))
