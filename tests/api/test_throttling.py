@@ -169,3 +169,51 @@ def test_with_redis_the_last_place_in_a_period_goes_to_one_request_only(rates, s
 
     assert sorted(outcomes) == [False] * 5 + [True] * 7
     cache.clear()
+
+
+def _redis_log(kind: str) -> list[tuple[bytes, float]]:
+    """The entries of the test client's log of one scope, in Redis."""
+    from api.throttling import LOG_PREFIX
+
+    client = cache._cache.get_client()
+    return client.zrange(
+        cache.make_key(f"{LOG_PREFIX}throttle_{kind}_127.0.0.1"), 0, -1, withscores=True
+    )
+
+
+def test_with_redis_a_refused_request_leaves_no_entry_in_the_log(api, rates, settings):
+    settings.CACHES = {"default": CACHES["redis"]}
+    cache.clear()
+    rates(anon="2/min", user="4/min")
+
+    statuses = [api.get("/api/v1/sources/").status_code for _ in range(6)]
+
+    assert statuses == [200, 200, 429, 429, 429, 429]
+    # Each log holds the requests it allowed: the anonymous rate's two, and
+    # the four the per-caller rate allowed (it counts what the other refused).
+    assert len(_redis_log("anon")) == 2
+    assert len(_redis_log("user")) == 4
+    cache.clear()
+
+
+def test_with_redis_the_wait_runs_until_the_oldest_entry_leaves_the_period(api, rates, settings):
+    import time
+
+    from api.throttling import LOG_PREFIX
+
+    settings.CACHES = {"default": CACHES["redis"]}
+    cache.clear()
+    rates(anon="2/min", user="1000/min")
+    # One request allowed 50 s ago, as an earlier request of this caller left it.
+    earlier = time.time() - 50
+    log = cache.make_key(f"{LOG_PREFIX}throttle_anon_127.0.0.1")
+    cache._cache.get_client().zadd(log, {f"{earlier!r}:0123456789ab": earlier})
+
+    allowed = api.get("/api/v1/sources/")
+    refused = api.get("/api/v1/sources/")
+
+    assert allowed.status_code == 200
+    assert refused.status_code == 429
+    # DRF's wait: the 10 s until the oldest entry is a minute old, for the one place it frees.
+    assert 9 <= int(refused["Retry-After"]) <= 11
+    cache.clear()
