@@ -52,6 +52,8 @@ class Result:
     queries: str
     errors: int
     alone_ms: float
+    # CPU seconds per request of the server's processes (bench/cpu.py); None off Linux.
+    cpu: object = None
 
 
 def environment(args) -> dict[str, str]:
@@ -199,10 +201,20 @@ _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 MANY_CALLERS = Path(__file__).with_name("many_callers.lua")
 
 
-def wrk(
-    args, url: str, headers: dict | None = None, *, many_callers: bool = False
-) -> tuple[float, float, float, int]:
-    """requests/s, p50 and p99 in ms, and non-2xx/3xx answers of one bounded wrk run."""
+@dataclass
+class Run:
+    """One bounded wrk run: requests/s, p50 and p99 in ms, non-2xx/3xx answers, requests."""
+
+    rate: float
+    p50: float
+    p99: float
+    failed: int
+    requests: int
+    cpu: object = None  # per request, filled in by `measure`
+
+
+def wrk(args, url: str, headers: dict | None = None, *, many_callers: bool = False) -> Run:
+    """Load `url` for `--duration` seconds."""
     # wrk's own timeout is 2 s: a slower answer would vanish from the latencies.
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s"]
     command += ["--timeout", "30s"]
@@ -219,7 +231,8 @@ def wrk(
     timeouts = re.search(r"Socket errors:.*timeout (\d+)", output)
     failed = int(errors.group(1)) if errors else 0
     failed += int(timeouts.group(1)) if timeouts else 0
-    return rate, latency["50"], latency["99"], failed
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    return Run(rate, latency["50"], latency["99"], failed, requests)
 
 
 def measure(
@@ -239,16 +252,25 @@ def measure(
         raise SystemExit(f"{path} answered {status}, not {expected}")
     queries = response_headers.get("X-Bench-Queries", "?")
     url = server.base + quote(path, safe="/?=&%:")
+    from bench.cpu import server_cpu
+
     # The run with the median rate, of `--repeat` runs one after the other.
-    runs = sorted(
-        (wrk(args, url, headers, many_callers=many_callers) for _ in range(args.repeat)),
-        key=lambda run: run[0],
-    )
-    rate, p50, p99, errors = runs[len(runs) // 2]
+    runs = []
+    for _ in range(args.repeat):
+        before = server_cpu(server.process.pid)
+        run = wrk(args, url, headers, many_callers=many_callers)
+        after_run = server_cpu(server.process.pid)
+        if before is not None and after_run is not None and run.requests:
+            run.cpu = (after_run - before).per(run.requests)
+        runs.append(run)
+    runs.sort(key=lambda run: run.rate)
+    run = runs[len(runs) // 2]
     # The last priming request met warm caches (in the warm state): its time alone.
     # The ceiling is the hello world's rows with the plain client (`table`).
     shown = f"{path} (many callers)" if many_callers else path
-    return Result(label, shown, rate, p50, p99, queries, errors, timings[-1])
+    return Result(
+        label, shown, run.rate, run.p50, run.p99, queries, run.failed, timings[-1], run.cpu
+    )
 
 
 _touch_lock = threading.Lock()
@@ -321,19 +343,33 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
 
 
 def table(results: list[Result]) -> str:
-    """The state's rows, each against the mean of the hello world's runs (first and last)."""
-    hellos = [r.requests_per_second for r in results if r.url == HELLO]
-    ceiling = sum(hellos) / len(hellos)
+    """The state's rows, each against the mean of the hello world's runs (first and last).
+
+    Twice: by requests a second, and by the server's CPU per request (the
+    hello world's over the row's, bench/cpu.py).
+    """
+    hellos = [r for r in results if r.url == HELLO]
+    ceiling = sum(r.requests_per_second for r in hellos) / len(hellos)
+    hello_cpu = [r.cpu.total for r in hellos if r.cpu is not None]
+    cpu_ceiling = sum(hello_cpu) / len(hello_cpu) if hello_cpu else None
     lines = [
         "| page | req/s | p50 ms | p99 ms | × hello world | SQL per request | errors "
-        "| one request alone, ms |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| one request alone, ms | server CPU µs a request: web + Redis + PostgreSQL "
+        "| × hello world by CPU |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
+        cpu = by_cpu = "–"
+        if r.cpu is not None and cpu_ceiling:
+            cpu = (
+                f"{r.cpu.total * 1e6:,.0f} = {r.cpu.web * 1e6:,.0f} + "
+                f"{r.cpu.redis * 1e6:,.0f} + {r.cpu.postgres * 1e6:,.0f}"
+            )
+            by_cpu = f"{cpu_ceiling / r.cpu.total:.0%}" if r.cpu.total > 0 else "–"
         lines.append(
             f"| {r.page} | {r.requests_per_second:,.0f} | {r.p50_ms:.1f} | {r.p99_ms:.1f} | "
             f"{r.requests_per_second / ceiling:.0%} | {r.queries} | {r.errors} | "
-            f"{r.alone_ms:.0f} |"
+            f"{r.alone_ms:.0f} | {cpu} | {by_cpu} |"
         )
     return "\n".join(lines)
 
