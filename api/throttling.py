@@ -66,7 +66,7 @@ class _SharedLog:
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        (counted,) = _logs_count_in_redis(backend, [self], now=self.timer())
+        _found, (counted,) = _read_and_count_in_redis(backend, [], [self], now=self.timer())
         self._wait = counted.wait
         return not counted.refused
 
@@ -185,11 +185,6 @@ def _read_and_count_in_redis(
     values = replies[-1] if stored else []
     found = {key: loads(v) for key, v in zip(stored.values(), values, strict=True) if v}
     return found, _outcomes(client, throttles, logs, counts, member, now=now)
-
-
-def _logs_count_in_redis(backend: RedisCache, throttles: list, *, now: float) -> list[Counted]:
-    _found, outcomes = _read_and_count_in_redis(backend, [], throttles, now=now)
-    return outcomes
 
 
 def _outcomes(client, throttles, logs, counts, member: str, *, now: float) -> list[Counted]:
