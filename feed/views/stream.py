@@ -3,12 +3,14 @@
 import datetime
 from urllib.parse import urlencode
 
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from feed import hooks
 from feed.conditional import public_cache
 from feed.models import Item
+from feed.page_html import stream_page_html
 from feed.pages import stream_context
 from feed.paging import neighbour_days, on_day, stream_page
 from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
@@ -33,7 +35,8 @@ def stream(request):
         older=page.older,
         **_chip_names(filtered),
     )
-    return render(request, "feed/stream.html", context)
+    # templates/feed/stream.html's page, written without the template engine (feed/page_html.py).
+    return HttpResponse(stream_page_html(request, context))
 
 
 @public_page
