@@ -1,5 +1,6 @@
 """WSGI entry point: `gunicorn aitop.wsgi`."""
 
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -13,3 +14,9 @@ application = get_wsgi_application()
 from aitop.checks import refuse_to_start  # noqa: E402
 
 refuse_to_start()
+
+
+# What is loaded by now (Django, the apps, their modules: about 130,000 objects)
+# lives as long as the process. Frozen, the collector's full passes leave it
+# out: each one walked all of it, about 80 ms, every few hundred cold pages.
+gc.freeze()

@@ -92,6 +92,14 @@ def test_the_wsgi_application_starts_with_the_example_environment():
     assert python("import aitop.wsgi", example_env()).returncode == 0
 
 
+def test_the_wsgi_application_keeps_what_it_loaded_out_of_the_collectors_passes():
+    started = python("import gc, aitop.wsgi; print(gc.get_freeze_count())", example_env())
+
+    assert started.returncode == 0, started.stderr
+    # Django, the apps and their modules: tens of thousands of objects, frozen.
+    assert int(started.stdout.split()[-1]) > 50_000
+
+
 def test_development_allows_a_local_cache_and_loopback_feeds():
     env = example_env(
         DEBUG="1", CACHE_URL="locmem://", AITOP_FETCH_ALLOW_HOSTS="127.0.0.1", SECRET_KEY=None
