@@ -34,6 +34,18 @@ def day_section_html(day, *, continued: str, brief: str, continues: str) -> str:
     )
 
 
+def day_section_hidden_html(day, *, continued: str, continues: str) -> str:
+    """One day with its heading for screen readers only, as the day page includes the partial."""
+    iso = day.iso
+    heading = escape(day.heading) + (f" {continued}" if day.continued else "")
+    more = f'\n    <p class="note day-continues">{continues}</p>\n  ' if day.continues else ""
+    return (
+        f'\n<section class="day" aria-labelledby="day-{iso}">\n  \n'
+        f'  <h2 class="visually-hidden" id="day-{iso}">{heading}</h2>\n  \n'
+        f"  {''.join(day.cards)}\n  {more}\n</section>\n"
+    )
+
+
 def days_html(days: list) -> SafeString:
     """The stream's days, in order; the cards inside are already escaped HTML."""
     words = {

@@ -1,4 +1,4 @@
-"""The stream page written in Python: the markup of feed/stream.html, base.html and their partials.
+"""The stream and day pages written in Python: feed/stream.html, feed/day.html, base.html, partials.
 
 With the cards and the day sections already written in Python
 (feed/card_html.py, feed/day_html.py), the template engine still cost 2.7 ms
@@ -21,7 +21,8 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
 from feed.card_html import escape
-from feed.templatetags.feed_tags import language_links
+from feed.day_html import day_section_hidden_html
+from feed.templatetags.feed_tags import day_heading, language_links
 
 
 def _attribute_current(request, name: str) -> str:
@@ -302,6 +303,63 @@ def stream_page_html(request, context: dict) -> str:
     )
     return (
         _frame_head(request, context, title=f"{title}{every} · AITOP", head=head)
+        + f'  <main id="main" tabindex="-1">\n    {content}'
+        + _frame_foot(context)
+    )
+
+
+def day_page_html(request, context: dict) -> str:
+    """The page templates/feed/day.html renders: `stream_context`'s context plus the day's own."""
+    query, today = context["query"], context["today"]
+    querystring = escape(query.querystring())
+    every = escape(gettext("All AI updates"))
+    heading = escape(day_heading(context["day"], today))
+    if context["days"]:
+        continued = escape(gettext("(continued)"))
+        continues = escape(gettext("More of this day on the next page."))
+        sections = "".join(
+            "\n      "
+            + day_section_hidden_html(day, continued=continued, continues=continues)
+            + "\n    "
+            for day in context["days"]
+        )
+    else:
+        sections = f"\n      {_nothing_html(context)}\n    "
+    newer, older = context.get("newer_day"), context.get("older_day")
+    newer_link = (
+        f'<a href="{escape(reverse("feed:day", args=[newer]))}{querystring}">'
+        f"← {escape(day_heading(newer, today))}</a>"
+        if newer
+        else ""
+    )
+    older_link = (
+        f'<a class="pager-older-day" href="{escape(reverse("feed:day", args=[older]))}'
+        f'{querystring}">{escape(day_heading(older, today))} →</a>'
+        if older
+        else ""
+    )
+    content = (
+        '\n<div class="layout">\n'
+        '  <header class="page-head">\n'
+        f'    <p class="breadcrumbs"><a href="{escape(reverse("feed:stream"))}{querystring}">'
+        f"{every}</a></p>\n"
+        f"    <h1>{heading}</h1>\n"
+        "  </header>\n"
+        f"  {_filters_html(context)}\n"
+        '  <div class="layout-main">\n'
+        f"    {sections}\n"
+        f"    {_pager_html(context)}\n"
+        f'    <nav class="pager" aria-label="{escape(gettext("Other days"))}">\n'
+        f"      {newer_link}\n"
+        f"      {older_link}\n"
+        "    </nav>\n"
+        "  </div>\n"
+        f"  {_aside_html(context)}\n"
+        "</div>\n"
+    )
+    head = f'<link rel="canonical" href="{escape(context["canonical_url"])}">'
+    return (
+        _frame_head(request, context, title=f"{heading} · {every} · AITOP", head=head)
         + f'  <main id="main" tabindex="-1">\n    {content}'
         + _frame_foot(context)
     )

@@ -4,13 +4,13 @@ import datetime
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 
 from feed import hooks
 from feed.conditional import public_cache
 from feed.models import Item
-from feed.page_html import stream_page_html
+from feed.page_html import day_page_html, stream_page_html
 from feed.pages import stream_context
 from feed.paging import neighbour_days, on_day, stream_page
 from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
@@ -57,7 +57,8 @@ def day(request, day: datetime.date):
         **_chip_names(filtered),
     )
     context.update(day=day, older_day=older_day, newer_day=newer_day)
-    return render(request, "feed/day.html", context)
+    # templates/feed/day.html's page, written without the template engine (feed/page_html.py).
+    return HttpResponse(day_page_html(request, context))
 
 
 @public_page

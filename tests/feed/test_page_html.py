@@ -1,7 +1,8 @@
-"""feed/page_html.py writes exactly the page templates/feed/stream.html renders, in both languages.
+"""feed/page_html.py writes exactly the pages feed/stream.html and feed/day.html render.
 
-Each request below goes through the real stream view; the view's context is
-also given to the template, and the two pages must be the same bytes.
+Each request below goes through the real stream or day view, in both
+languages; the view's context is also given to the template, and the two
+pages must be the same bytes.
 """
 
 import datetime
@@ -12,7 +13,7 @@ import pytest
 from django.template.loader import render_to_string
 
 import feed.views.stream as stream_views
-from feed.page_html import stream_page_html
+from feed.page_html import day_page_html, stream_page_html
 from tests.factories import make_item, make_source
 
 pytestmark = pytest.mark.django_db
@@ -36,16 +37,22 @@ PAGES = [
 
 @pytest.fixture
 def pages_compared(monkeypatch):
-    """The stream view, writing its page both ways: (path, written, rendered) of each request."""
+    """The stream and day views, writing their pages both ways: (path, written, rendered)."""
     compared = []
 
-    def both(request, context):
-        written = stream_page_html(request, context)
-        rendered = render_to_string("feed/stream.html", context, request)
-        compared.append((request.get_full_path(), written, rendered))
-        return written
+    def both_ways(write, template):
+        def both(request, context):
+            written = write(request, context)
+            rendered = render_to_string(template, context, request)
+            compared.append((request.get_full_path(), written, rendered))
+            return written
 
-    monkeypatch.setattr(stream_views, "stream_page_html", both)
+        return both
+
+    monkeypatch.setattr(
+        stream_views, "stream_page_html", both_ways(stream_page_html, "feed/stream.html")
+    )
+    monkeypatch.setattr(stream_views, "day_page_html", both_ways(day_page_html, "feed/day.html"))
     return compared
 
 
@@ -104,6 +111,47 @@ def test_an_empty_desk_is_the_templates_empty_page(client, clock, pages_compared
     for path, written, rendered in pages_compared:
         assert written == rendered, path
     assert 'class="empty"' in pages_compared[0][1]
+
+
+# Days with items (the newest, one in between, the oldest), a day without, and a
+# day of another year, each unfiltered, filtered and with values to escape.
+DAYS = ["2026-06-18", "2026-06-17", "2026-06-16", "2026-06-10", "2025-12-31"]
+DAY_FILTERS = ["", "?kind=blog", "?tag=agents&q=" + quote("<&\"'>"), "?featured=1&source=lab"]
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_every_day_page_is_the_templates_page(client, desk, pages_compared, prefix):
+    paths = [f"{prefix}/days/{day}/{filters}" for day in DAYS for filters in DAY_FILTERS]
+    for path in paths:
+        assert client.get(path).status_code == 200, path
+
+    assert [path for path, _, _ in pages_compared] == paths
+    for path, written, rendered in pages_compared:
+        assert written == rendered, path
+    # The pages around a day link to both neighbours, and a full day shows its cards.
+    assert 'class="pager-older-day"' in pages_compared[4][1]
+    assert "← " in pages_compared[4][1]
+    assert 'id="item-' in pages_compared[0][1]
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_a_paged_day_is_the_templates_page(client, desk, pages_compared, settings, prefix):
+    settings.AITOP_STREAM_PAGE_ITEMS = 1
+    html = client.get(f"{prefix}/days/2026-06-17/").text
+    older = re.search(r'class="pager-older" href="([^"]+)"', html).group(1)
+
+    assert client.get(older.replace("&amp;", "&")).status_code == 200
+
+    first, second = (written for _, written, _ in pages_compared)
+    assert "day-continues" in first
+    # The second page's hidden heading says the day goes on from the page before.
+    headings = [
+        re.search(r'<h2 class="visually-hidden"[^>]*>([^<]+)</h2>', page).group(1)
+        for page in (first, second)
+    ]
+    assert headings[1].startswith(headings[0] + " ") and headings[1] != headings[0]
+    for path, written, rendered in pages_compared:
+        assert written == rendered, path
 
 
 def test_the_page_escapes_what_readers_and_sources_wrote(client, desk):
