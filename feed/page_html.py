@@ -1,13 +1,12 @@
-"""The stream and day pages written in Python: feed/stream.html, feed/day.html, base.html, partials.
+"""The stream and day pages written in Python: feed/stream.html, feed/day.html and their partials.
 
 With the cards and the day sections already written in Python
 (feed/card_html.py, feed/day_html.py), the template engine still cost 2.7 ms
 of a cold stream page's 17 ms of CPU at a million items (docs/benchmarks.md):
-half of it the frame of base.html (two `{% static %}`, six `{% url %}`, the
-language links and every variable looked up through the context's chain),
-the rest the filter bar, the tags beside the stream and the pager. Here the
-same page is a few joins of values the view's context already holds,
-escaped as autoescaping would.
+half of it the frame of base.html (feed/frame_html.py writes it), the rest
+the filter bar, the tags beside the stream and the pager. Here each page is
+a few joins of values the view's context already holds, escaped as
+autoescaping would.
 
 The templates stay the reference, and stay in use wherever the page is
 rendered from another template (the editors' preview extends stream.html):
@@ -16,108 +15,13 @@ filtered and not, paged and not, empty and full, and with hostile values,
 and compares them byte for byte. A change to the page goes into both.
 """
 
-from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from feed.card_html import escape
 from feed.day_html import day_section_hidden_html
-from feed.templatetags.feed_tags import day_heading, language_links
-
-
-def _attribute_current(request, name: str) -> str:
-    match = request.resolver_match
-    return ' aria-current="page"' if match is not None and match.url_name == name else ""
-
-
-def _frame_head(request, context: dict, *, title: str, head: str) -> str:
-    """base.html from its start to the end of its <header>, with the page's title and head."""
-    feeds = context.get("feeds") or ()
-    languages = language_links(request)
-    origin = f"{escape(request.scheme)}://{escape(request.get_host())}"
-    alternates = "".join(
-        f'<link rel="alternate" type="{escape(feed.type)}" title="{escape(feed.title)}"'
-        f' href="{escape(feed.url)}">\n  '
-        for feed in feeds
-    )
-    alternates += "".join(
-        f'<link rel="alternate" hreflang="{escape(language.code)}"'
-        f' href="{origin}{escape(language.url)}">\n  '
-        for language in languages
-    )
-    if languages:
-        alternates += (
-            f'<link rel="alternate" hreflang="x-default" href="{origin}'
-            f'{escape(languages[0].url)}">\n  '
-        )
-    switch = "".join(
-        (
-            f'\n          \n            <span class="language-current"'
-            f' lang="{escape(language.code)}" aria-current="true">'
-            f"{escape(language.name)}</span>\n          \n        "
-        )
-        if language.current
-        else (
-            f'\n          \n            <a href="{escape(language.url)}"'
-            f' lang="{escape(language.code)}" hreflang="{escape(language.code)}">'
-            f"{escape(language.name)}</a>\n          \n        "
-        )
-        for language in languages
-    )
-    stream = escape(reverse("feed:stream"))
-    return (
-        f'<!doctype html>\n\n<html lang="{escape(get_language())}">\n<head>\n'
-        '  <meta charset="utf-8">\n'
-        '  <meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"  <title>{title}</title>\n"
-        f'  <link rel="icon" href="{escape(static("favicon.svg"))}" type="image/svg+xml">\n'
-        f'  <link rel="stylesheet" href="{escape(static("css/aitop.css"))}">\n'
-        f"  {alternates}{head}\n</head>\n<body>\n"
-        f'  <a class="skip-link" href="#main">{escape(gettext("Skip to content"))}</a>\n'
-        '  <header class="site-header">\n'
-        '    <div class="site-header-inner">\n'
-        f'      <a class="brand" href="{stream}">AITOP</a>\n'
-        f'      <nav class="site-nav" aria-label="{escape(gettext("Site"))}">\n'
-        "        <ul>\n"
-        f'          <li><a href="{stream}"{_attribute_current(request, "stream")}>'
-        f"{escape(gettext('Stream'))}</a></li>\n"
-        f'          <li><a href="{escape(reverse("feed:tag-index"))}"'
-        f"{_attribute_current(request, 'tag-index')}>{escape(gettext('Tags'))}</a></li>\n"
-        f'          <li><a href="{escape(reverse("feed:source-index"))}"'
-        f"{_attribute_current(request, 'source-index')}>{escape(gettext('Sources'))}</a></li>\n"
-        "        </ul>\n"
-        "      </nav>\n"
-        "      \n"
-        f'      <nav class="language-switch" aria-label="{escape(gettext("Language"))}">\n'
-        f"        {switch}\n"
-        "      </nav>\n"
-        "      \n"
-        "    </div>\n"
-        "    \n"
-        "  </header>\n"
-    )
-
-
-def _frame_foot(context: dict) -> str:
-    """base.html from the end of <main> to its end."""
-    feeds = context.get("feeds") or ()
-    subscribe = ""
-    if feeds:
-        links = " · ".join(
-            f'<a href="{escape(feed.url)}">{escape(feed.label)}</a>' for feed in feeds
-        )
-        subscribe = (
-            f'\n    <p class="subscribe">{escape(gettext("Subscribe:"))}\n'
-            f"      {links}\n    </p>\n    "
-        )
-    footer = escape(gettext("AITOP: everything that happens in AI, reviewed by editors."))
-    return (
-        "\n  </main>\n"
-        '  <footer class="site-footer">\n'
-        f"    <p>{footer}</p>\n"
-        f"    {subscribe}\n"
-        "  </footer>\n</body>\n</html>\n"
-    )
+from feed.frame_html import frame_html
+from feed.templatetags.feed_tags import day_heading
 
 
 def _current(active) -> str:
@@ -301,11 +205,7 @@ def stream_page_html(request, context: dict) -> str:
         f"  {_aside_html(context)}\n"
         "</div>\n"
     )
-    return (
-        _frame_head(request, context, title=f"{title}{every} · AITOP", head=head)
-        + f'  <main id="main" tabindex="-1">\n    {content}'
-        + _frame_foot(context)
-    )
+    return frame_html(request, context, title=f"{title}{every} · AITOP", head=head, content=content)
 
 
 def day_page_html(request, context: dict) -> str:
@@ -358,8 +258,5 @@ def day_page_html(request, context: dict) -> str:
         "</div>\n"
     )
     head = f'<link rel="canonical" href="{escape(context["canonical_url"])}">'
-    return (
-        _frame_head(request, context, title=f"{heading} · {every} · AITOP", head=head)
-        + f'  <main id="main" tabindex="-1">\n    {content}'
-        + _frame_foot(context)
-    )
+    title = f"{heading} · {every} · AITOP"
+    return frame_html(request, context, title=title, head=head, content=content)
