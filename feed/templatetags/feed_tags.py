@@ -2,10 +2,11 @@
 
 import datetime
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 from django import template
 from django.conf import settings
-from django.urls import translate_url
+from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils import formats, timezone, translation
 from django.utils.encoding import uri_to_iri
 from django.utils.safestring import mark_safe
@@ -57,11 +58,28 @@ def language_links(request) -> list[LanguageLink]:
         LanguageLink(
             code=code,
             name=translation.get_language_info(code)["name_local"],
-            url=translate_url(here, code),
+            url=_translated(here, code, request.resolver_match),
             current=code == current,
         )
         for code, _name in settings.LANGUAGES
     ]
+
+
+def _translated(url: str, code: str, match) -> str:
+    """`translate_url(url, code)`, reversing the request's own match instead of resolving again.
+
+    Resolving the path once more for each language was about a tenth of a
+    page's frame; a page that matched no URL (a 404) is translated as before.
+    """
+    if match is None or match.url_name is None:
+        return translate_url(url, code)
+    with translation.override(code):
+        try:
+            path = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+        except NoReverseMatch:
+            return url
+    parsed = urlsplit(url)
+    return urlunsplit((parsed.scheme, parsed.netloc, path, parsed.query, parsed.fragment))
 
 
 @register.filter

@@ -1,12 +1,13 @@
 """One item's page, and the counted way out to its original."""
 
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.cache import never_cache
 
 from feed import hooks
 from feed.clicks import item_count_click, item_original_url
 from feed.conditional import public_cache
+from feed.item_html import item_page_html
 from feed.models import Item
 from feed.pages import RELATED_LIMIT, item_page_context, related_items
 from feed.views.common import public_page
@@ -21,7 +22,8 @@ def item_detail(request, pk: int, slug: str):
         return redirect(item, permanent=True)
     related = hooks.related_items(item, limit=RELATED_LIMIT, default=lambda: related_items(item))
     context = item_page_context(request=request, item=item, related=related)
-    return render(request, "feed/item_detail.html", context)
+    # templates/feed/item_detail.html's page, written without the template engine.
+    return HttpResponse(item_page_html(request, context))
 
 
 @public_page
