@@ -126,20 +126,29 @@ def _meta(item, source_chip, words: CardWords) -> str:
     return "".join(parts)
 
 
+def coverage_summary(count: int) -> str:
+    """What the coverage list's summary says: how many other sources told the story."""
+    return ngettext(
+        "Also covered by %(counter)s source", "Also covered by %(counter)s sources", count
+    ) % {"counter": count}
+
+
+def coverage_rows(others, *, go, detail, after: str = "") -> str:
+    """stories/coverage.html's rows: each member's source (the counted link) and its page."""
+    return "".join(
+        f'<li><a href="{go(other.pk)}" rel="noopener">{escape(other.source.name)}</a>: '
+        f'<a href="{detail(other)}">{escape(other.title)}</a></li>{after}'
+        for other in others
+    )
+
+
 def _coverage(item, words: CardWords) -> str:
     """stories/coverage.html: the story's other sources, when stories gave the item any."""
     others = getattr(item, "coverage", None)
     if not others:
         return ""
-    count = len(others)
-    summary = ngettext(
-        "Also covered by %(counter)s source", "Also covered by %(counter)s sources", count
-    ) % {"counter": count}
-    rows = "".join(
-        f'<li><a href="{words.go(other.pk)}" rel="noopener">{escape(other.source.name)}</a>: '
-        f'<a href="{words.detail(other)}">{escape(other.title)}</a></li>'
-        for other in others
-    )
+    summary = coverage_summary(len(others))
+    rows = coverage_rows(others, go=words.go, detail=words.detail)
     return (
         f'<details class="coverage"><summary>{summary}</summary>'
         f'<ul class="coverage-list">{rows}</ul></details>'

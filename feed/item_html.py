@@ -20,9 +20,9 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.encoding import uri_to_iri
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext
 
-from feed.card_html import escape
+from feed.card_html import coverage_rows, coverage_summary, escape
 from feed.frame_html import frame_html
 from feed.html import clean_html
 from feed.templatetags.feed_tags import day_heading, machine_time
@@ -104,16 +104,8 @@ def _coverage(item, go) -> str:
     others = getattr(item, "coverage", None)
     if not others:
         return "\n"  # what the template's file holds after its {% endif %}
-    count = len(others)
-    summary = ngettext(
-        "Also covered by %(counter)s source", "Also covered by %(counter)s sources", count
-    ) % {"counter": count}
-    rows = "".join(
-        f'<li><a href="{go(other.pk)}" rel="noopener">{escape(other.source.name)}</a>: '
-        f'<a href="{_detail(other)}">{escape(other.title)}</a></li>'
-        "\n    "
-        for other in others
-    )
+    summary = coverage_summary(len(others))
+    rows = coverage_rows(others, go=go, detail=_detail, after="\n    ")
     return (
         '\n<details class="coverage">\n'
         f"  <summary>{summary}</summary>\n"
