@@ -22,13 +22,10 @@ from django.utils import formats, timezone
 from django.utils.encoding import uri_to_iri
 from django.utils.translation import get_language, gettext
 
-from feed.card_html import coverage_rows, coverage_summary, escape
+from feed.card_html import CardWords, coverage_rows, coverage_summary, escape
 from feed.frame_html import frame_html
 from feed.html import clean_html
 from feed.templatetags.feed_tags import day_heading, machine_time
-
-# A placeholder id: the original's link is reversed once a page, each id put in.
-_PK = 2_147_483_647
 
 
 def _date(moment, format_name: str) -> str:
@@ -43,11 +40,6 @@ def _date(moment, format_name: str) -> str:
     if format_name == "Y-m-d":
         return f"{local.year:04d}-{local.month:02d}-{local.day:02d}"
     return escape(formats.date_format(local, format_name))
-
-
-def _detail(item) -> str:
-    """`{{ item.get_absolute_url|iri }}`, escaped."""
-    return escape(uri_to_iri(item.get_absolute_url()))
 
 
 def _slug_query(slug: str) -> str:
@@ -99,13 +91,13 @@ def _head(context: dict) -> str:
     )
 
 
-def _coverage(item, go) -> str:
+def _coverage(item, words: CardWords) -> str:
     """stories/coverage.html: the other sources of the item's story, when it has any."""
     others = getattr(item, "coverage", None)
     if not others:
         return "\n"  # what the template's file holds after its {% endif %}
     summary = coverage_summary(len(others))
-    rows = coverage_rows(others, go=go, detail=_detail, after="\n    ")
+    rows = coverage_rows(others, go=words.go, detail=words.detail, after="\n    ")
     return (
         '\n<details class="coverage">\n'
         f"  <summary>{summary}</summary>\n"
@@ -116,12 +108,12 @@ def _coverage(item, go) -> str:
     )
 
 
-def _related(related) -> str:
+def _related(related, words: CardWords) -> str:
     if not related:
         return ""
     rows = "".join(
         "\n    <li>\n"
-        f'      <a href="{_detail(other)}">{escape(other.title)}</a>\n'
+        f'      <a href="{words.detail(other)}">{escape(other.title)}</a>\n'
         f'      <span class="muted">{escape(other.source.name)} · <time datetime="'
         f'{machine_time(other.published_at)}">{_date(other.published_at, "Y-m-d")}</time></span>\n'
         "    </li>\n    "
@@ -142,11 +134,8 @@ def item_page_html(request, context: dict) -> str:
     item = context["item"]
     source = item.source
     stream = escape(reverse("feed:stream"))
-    go_before, go_after = reverse("feed:go", args=[_PK]).split(str(_PK))
-
-    def go(pk: int) -> str:
-        return escape(f"{go_before}{pk}{go_after}")
-
+    # The original's link and the item pages' links, reversed once for the page.
+    words = CardWords.current()
     local_day = context.get("local_day")
     day_link = (
         '<span aria-hidden="true">›</span>'
@@ -205,7 +194,7 @@ def item_page_html(request, context: dict) -> str:
             else ""
         ),
         f"\n    <dt>{escape(gettext('original URL'))}</dt>\n"
-        f'    <dd class="facts-url"><a href="{go(item.pk)}" rel="noopener">'
+        f'    <dd class="facts-url"><a href="{words.go(item.pk)}" rel="noopener">'
         f"{escape(item.url)}</a></dd>\n",
     ]
     tags = "".join(
@@ -236,8 +225,8 @@ def item_page_html(request, context: dict) -> str:
         "  </p>\n"
         f"  {_summary(item)}\n"
         f"  {_why(item)}\n"
-        f"  {_coverage(item, go)}\n"
-        f'  <p><a class="button item-original" href="{go(item.pk)}" rel="noopener">'
+        f"  {_coverage(item, words)}\n"
+        f'  <p><a class="button item-original" href="{words.go(item.pk)}" rel="noopener">'
         f"{escape(gettext('Read the original'))}</a></p>\n"
         f'  <ul class="tags" aria-label="{escape(gettext("tags"))}">\n'
         f"    {_category_chip(category_query, category) if item.category else ''}\n"
@@ -248,7 +237,7 @@ def item_page_html(request, context: dict) -> str:
         "  </dl>\n"
         f"  {body}\n"
         "</article>\n"
-        f"{_related(context['related'])}\n"
+        f"{_related(context['related'], words)}\n"
     )
     title = f"{escape(item.title)} · AITOP"
     return frame_html(request, context, title=title, head=_head(context), content=content)

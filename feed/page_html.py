@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from feed.card_html import escape
-from feed.day_html import day_section_hidden_html
+from feed.day_html import day_sections_hidden
 from feed.frame_html import frame_html
 from feed.templatetags.feed_tags import day_heading
 
@@ -215,13 +215,9 @@ def day_page_html(request, context: dict) -> str:
     every = escape(gettext("All AI updates"))
     heading = escape(day_heading(context["day"], today))
     if context["days"]:
-        continued = escape(gettext("(continued)"))
-        continues = escape(gettext("More of this day on the next page."))
+        # The template's loop around each included section.
         sections = "".join(
-            "\n      "
-            + day_section_hidden_html(day, continued=continued, continues=continues)
-            + "\n    "
-            for day in context["days"]
+            f"\n      {section}\n    " for section in day_sections_hidden(context["days"])
         )
     else:
         sections = f"\n      {_nothing_html(context)}\n    "
