@@ -46,6 +46,13 @@ def make_item(**kwargs) -> Item:
     return item
 
 
+def make_tag(slug: str, name: str):
+    """A tag with this slug and name (its name may need escaping, unlike a slug)."""
+    from taggit.models import Tag
+
+    return Tag.objects.get_or_create(slug=slug, defaults={"name": name})[0]
+
+
 def make_user(*, perms: list[str] = (), **kwargs):
     """A user holding the given permissions, named "app_label.codename"."""
     n = next(_counter)

@@ -13,7 +13,7 @@ import feed.views.items as item_views
 from feed.item_html import item_page_html
 from stories.membership import item_match
 from tests.conftest import SHANGHAI
-from tests.factories import make_item, make_source
+from tests.factories import make_item, make_source, make_tag
 
 pytestmark = pytest.mark.django_db
 
@@ -39,18 +39,12 @@ def pages_compared(monkeypatch):
     return compared
 
 
-def _tag(slug: str, name: str):
-    from taggit.models import Tag
-
-    return Tag.objects.get_or_create(slug=slug, defaults={"name": name})[0]
-
-
 @pytest.fixture
 def items(clock):
     """An item with every field (values to escape, a body to clean), one with almost none,
     a story told by three sources, and neighbours sharing tags (related items)."""
     lab = make_source(name='Lab & "Co" <x>', slug="lab-co", handle="@lab<>")
-    tags = [_tag("agents", "Agents <&>"), _tag("大模型", "大模型")]
+    tags = [make_tag("agents", "Agents <&>"), make_tag("大模型", "大模型")]
     full = make_item(
         source=lab,
         title='A <b>bold</b> "launch" & more',

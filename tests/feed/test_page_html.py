@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 
 import feed.views.stream as stream_views
 from feed.page_html import day_page_html, stream_page_html
-from tests.factories import make_item, make_source
+from tests.factories import make_item, make_source, make_tag
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def desk(clock):
             category="model" if n % 2 else "product",
             status="featured" if n == 4 else "published",
             published_at=JUNE - datetime.timedelta(hours=9 * n),
-            tags=[_tag(slug, name) for slug, name in tags[: n % 3]],
+            tags=[make_tag(slug, name) for slug, name in tags[: n % 3]],
         )
 
 
@@ -177,9 +177,3 @@ def test_the_stream_serves_the_written_page(client, desk):
 
 def _cards(html: str) -> list[str]:
     return re.findall(r'id="item-(\d+)"', html)
-
-
-def _tag(slug: str, name: str):
-    from taggit.models import Tag
-
-    return Tag.objects.get_or_create(slug=slug, defaults={"name": name})[0]
