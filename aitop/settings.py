@@ -159,6 +159,12 @@ TEMPLATES = [
 ]
 
 
+# Our own small plain-SQL statements on a page's path are prepared once a
+# connection on PostgreSQL (feed.sql.prepared_cursor). Off behind a
+# transaction-pooling PgBouncer older than 1.21, which cannot keep them.
+AITOP_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
+
+
 # Database: SQLite in the project folder unless DATABASE_URL says otherwise.
 def _database(url: str) -> dict:
     try:
@@ -195,6 +201,11 @@ def _database(url: str) -> dict:
         # req/s, docs/benchmarks.md). DATABASE_PARALLEL_WORKERS gives them back.
         parallel = env_int("DATABASE_PARALLEL_WORKERS", 0)
         config["OPTIONS"]["options"] = f"-c jit=off -c max_parallel_workers_per_gather={parallel}"
+        # Django leaves psycopg's threshold at None, which refuses every prepare.
+        # The ORM's cursors bind on the client and are never prepared whatever
+        # it is; only `prepared_cursor`'s are, each on its first run.
+        if AITOP_PREPARED_STATEMENTS:
+            config["OPTIONS"]["prepare_threshold"] = 5
     else:
         raise ImproperlyConfigured(
             f"DATABASE_URL must be a sqlite:// or postgres:// URL, not one for {engine}."

@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from feed.models import PUBLIC_STATUSES, Generation, Item
-from feed.sql import column, table, values_converted
+from feed.sql import column, prepared_cursor, table, values_converted
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ def _read() -> Freshness | None:
     304 included, and the ORM took about as long to build `filter(pk=1)` as
     the rest of a 304 (docs/caching.md).
     """
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_row_sql(connection.vendor))
         row = cursor.fetchone()
     if row is None:

@@ -7,7 +7,7 @@ from django.db import connection
 from taggit.models import Tag
 
 from feed.models import Item, TaggedItem, visible_params, visible_sql
-from feed.sql import column, table
+from feed.sql import column, prepared_cursor, table
 
 
 @functools.cache
@@ -46,6 +46,6 @@ def tag_names_visible(*, slugs: list[str], now: datetime.datetime | None = None)
     if not slugs:
         return {}
     sql = _names_sql(connection.vendor) % {"slugs": ", ".join(["%s"] * len(slugs))}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*slugs, *visible_params(now)])
         return dict(cursor.fetchall())

@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from feed.models import Item, ItemQuerySet, Source, visible_params, visible_sql
-from feed.sql import column, in_values, table, values_converted
+from feed.sql import column, in_values, prepared_cursor, table, values_converted
 from feed.views.common import BadParameters
 from stories.models import StoryItem
 
@@ -95,7 +95,7 @@ def _story_members(ids: list[int]) -> list[tuple[int, Item]]:
     """
     in_ids, params = in_values(ids)
     sql = _members_sql(connection.vendor) % {"ids": in_ids}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, *visible_params()])
         rows = cursor.fetchall()
     return [

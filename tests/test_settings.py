@@ -66,6 +66,15 @@ def test_postgres_queries_start_no_parallel_workers_unless_told():
     assert "'options': '-c jit=off -c max_parallel_workers_per_gather=2'" in told.stdout
 
 
+def test_postgres_connections_may_prepare_our_statements_unless_told_not_to():
+    url = "postgres://postgres@127.0.0.1:5432/x"
+    default = load_settings(SECRET_KEY="x", DATABASE_URL=url)
+    told = load_settings(SECRET_KEY="x", DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0")
+
+    assert "'prepare_threshold': 5" in default.stdout
+    assert "prepare_threshold" not in told.stdout
+
+
 def test_an_unknown_time_zone_names_the_variable():
     result = load_settings(SECRET_KEY="x", TIME_ZONE="Mars/Olympus")
 

@@ -23,7 +23,7 @@ from feed.models.ingest import Tombstone
 from feed.models.loading import LeanLoading
 from feed.models.sources import Category, Kind, Source
 from feed.search import search_words, word_condition
-from feed.sql import column, in_values, table
+from feed.sql import column, in_values, prepared_cursor, table
 
 
 class TaggedItem(TaggedItemBase):
@@ -115,7 +115,7 @@ def card_tags_attach(items: list) -> None:
     by_item: dict[int, list[CardTag]] = {item.pk: [] for item in items}
     ids, params = in_values(by_item)
     sql = _card_tags_sql(connection.vendor) % {"ids": ids}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     for item_id, tag_id, name, slug in rows:
@@ -136,7 +136,7 @@ def _tag_ids_sql(vendor: str) -> str:
 def _tag_ids(db, slugs) -> dict[str, int]:
     """Slug → id of the tags `slugs` (plain SQL: the ORM's SELECT cost more than its answer)."""
     sql = _tag_ids_sql(db.vendor) % {"slugs": ", ".join(["%s"] * len(slugs))}
-    with db.cursor() as cursor:
+    with prepared_cursor(db) as cursor:
         cursor.execute(sql, list(slugs))
         return dict(cursor.fetchall())
 
