@@ -1,23 +1,24 @@
 """The item page's related items: its story's visible members, then items sharing its rarest tags.
 
-Three queries whatever the site's size: the story's members, the tags'
-weights and the tag matches, both counted over a window of visible items
-published around the item (`feed.pages.RELATED_WINDOW`), not the whole site.
-The last two are plain SQL written once from the models' names, as the
-ORM wrote them: building them through the ORM (a union of two ranges of the
-stream index, twice, and a weighted sum) cost about 3 ms of CPU on every cold
-item page, more than half of the page's own work (docs/benchmarks.md).
+Three queries at most whatever the site's size: the story's members; the
+items of a window of visible items published around the item
+(`feed.pages.RELATED_WINDOW`), not the whole site, that carry one of its
+tags, which give both the tags' weights and the ranking; and the few chosen,
+with their sources. Plain SQL written once from the models' names: building
+the window through the ORM (a union of two ranges of the stream index) cost
+about 3 ms of CPU on every cold item page (docs/benchmarks.md).
 """
 
 import functools
 import math
+from collections import Counter, defaultdict
 
 from django.db import connection
 from django.utils import timezone
 
 from feed.models import Item, Source, TaggedItem, visible_params, visible_sql
 from feed.pages import RELATED_WINDOW
-from feed.sql import column, table
+from feed.sql import column, in_values, prepared_cursor, table, values_converted
 from stories.site import MEMBER_FIELDS, cards_add_coverage, member_from_row
 
 RELATED_LIMIT = 8
@@ -51,67 +52,76 @@ def _window_params(item: Item, now) -> list:
 
 
 @functools.cache
-def _weights_sql(vendor: str) -> str:
-    tag, item = column(TaggedItem, "tag", "t"), column(TaggedItem, "content_object", "t")
+def _pairs_sql(vendor: str) -> str:
+    """(item, its publication, tag) for each item of the window carrying one of `%(tags)s`."""
+    item_id = column(Item, "id", "i")
+    tag = column(TaggedItem, "tag", "t")
     return (
-        f"SELECT {tag}, COUNT({column(TaggedItem, 'id', 't')})"  # noqa: S608 (model names)
-        f" FROM {table(TaggedItem)} t"
-        f" WHERE {item} IN ({_window_sql(vendor)}) AND {tag} IN (%(tags)s) GROUP BY {tag}"
+        f"SELECT {item_id}, {column(Item, 'published_at', 'i')}, {tag}"  # noqa: S608 (model names)
+        f" FROM {table(Item)} i INNER JOIN {table(TaggedItem)} t"
+        f" ON {item_id} = {column(TaggedItem, 'content_object', 't')}"
+        f" WHERE {item_id} IN ({_window_sql(vendor)}) AND {tag} IN (%(tags)s)"
     )
 
 
-def tag_weights(tag_ids: list[int], *, item: Item, now) -> dict[int, float]:
-    """How telling each tag is around `item`: rarer tags weigh more (1 / log of use)."""
-    sql = _weights_sql(connection.vendor) % {"tags": ", ".join(["%s"] * len(tag_ids))}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*_window_params(item, now), *tag_ids])
-        counts = dict(cursor.fetchall())
-    return {tag: 1.0 / math.log(2 + counts.get(tag, 0)) for tag in tag_ids}
+def tag_weights(pairs: list[tuple[int, object, int]], tag_ids: list[int]) -> dict[int, float]:
+    """How telling each tag is around the item: rarer tags weigh more (1 / log of use)."""
+    counts = Counter(tag for _item, _published, tag in pairs)
+    return {tag: 1.0 / math.log(2 + counts[tag]) for tag in tag_ids}
+
+
+def _ranked(pairs, weights: dict[int, float], *, skip: set[int], limit: int) -> list[int]:
+    """The ids of the items sharing the most weight, then the newest first."""
+    tags: dict[int, list[int]] = defaultdict(list)
+    published = {}
+    for item_id, moment, tag in pairs:
+        if item_id not in skip:
+            tags[item_id].append(tag)
+            published[item_id] = moment
+    # Summed in one order of the tags, so two items with the same tags weigh the same.
+    weight = {
+        item_id: sum(weights[tag] for tag in sorted(found)) for item_id, found in tags.items()
+    }
+    return sorted(weight, key=lambda pk: (-weight[pk], -published[pk].timestamp(), -pk))[:limit]
 
 
 @functools.cache
-def _matches_sql(vendor: str) -> str:
-    """Visible items of the window carrying the tags, by summed weight (model names)."""
+def _members_by_id_sql(vendor: str) -> str:
     fields = ", ".join(column(Item, field, "i") for field in MEMBER_FIELDS)
-    tag = column(TaggedItem, "tag", "t")
     return (
-        f"SELECT {fields}, {column(Source, 'name', 's')},"  # noqa: S608 (model names)
-        f" SUM(CASE %(cases)s ELSE 0.0 END) AS weight"
-        f" FROM {table(Item)} i"
-        f" INNER JOIN {table(TaggedItem)} t"
-        f" ON {column(Item, 'id', 'i')} = {column(TaggedItem, 'content_object', 't')}"
-        f" INNER JOIN {table(Source)} s"
+        f"SELECT {fields}, {column(Source, 'name', 's')}"  # noqa: S608 (model names)
+        f" FROM {table(Item)} i INNER JOIN {table(Source)} s"
         f" ON {column(Item, 'source', 'i')} = {column(Source, 'id', 's')}"
-        f" WHERE {visible_sql('i')}"
-        f" AND {column(Item, 'id', 'i')} IN ({_window_sql(vendor)})"
-        f" AND {tag} IN (%(tags)s) AND NOT ({column(Item, 'id', 'i')} IN (%(skip)s))"
-        f" GROUP BY {column(Item, 'id', 'i')}, {column(Source, 'id', 's')}"
-        f" ORDER BY weight DESC, {column(Item, 'published_at', 'i')} DESC,"
-        f" {column(Item, 'id', 'i')} DESC LIMIT %%s"
+        f" WHERE {column(Item, 'id', 'i')} %(ids)s"
     )
 
 
-def _tag_matches(
-    item: Item, weights: dict[int, float], *, skip: list[int], limit: int, now
-) -> list[Item]:
-    tag = column(TaggedItem, "tag", "t")
-    sql = _matches_sql(connection.vendor) % {
-        "cases": " ".join(f"WHEN {tag} = %s THEN %s" for _ in weights),
-        "tags": ", ".join(["%s"] * len(weights)),
-        "skip": ", ".join(["%s"] * len(skip)),
-    }
-    params = [
-        *(value for pair in weights.items() for value in pair),
-        *visible_params(now),
-        *_window_params(item, now),
-        *weights,
-        *skip,
-        limit,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return [member_from_row(values, source_name) for *values, source_name, _weight in rows]
+def _tag_matches(item: Item, tag_ids: list[int], *, skip: set[int], limit: int, now) -> list[Item]:
+    """The window's items sharing the most weight of `tag_ids` with `item`, best first.
+
+    The window is read once: its items carrying any of the tags, with their
+    publication, give both the tags' weights and the ranking; then the few
+    chosen are read with their sources. The ranking was two statements that
+    each found the same window (docs/benchmarks.md).
+    """
+    sql = _pairs_sql(connection.vendor) % {"tags": ", ".join(["%s"] * len(tag_ids))}
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [*_window_params(item, now), *tag_ids])
+        pairs = [
+            (item_id, values_converted(Item, ("published_at",), [moment])[0], tag)
+            for item_id, moment, tag in cursor.fetchall()
+        ]
+    chosen = _ranked(pairs, tag_weights(pairs, tag_ids), skip=skip, limit=limit)
+    if not chosen:
+        return []
+    ids, params = in_values(chosen)
+    with prepared_cursor() as cursor:
+        cursor.execute(_members_by_id_sql(connection.vendor) % {"ids": ids}, params)
+        found = {
+            member.pk: member
+            for member in (member_from_row(values, name) for *values, name in cursor.fetchall())
+        }
+    return [found[pk] for pk in chosen]
 
 
 def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
@@ -125,7 +135,7 @@ def item_related(item: Item, *, limit: int = RELATED_LIMIT) -> list[Item]:
     tag_ids = [tag.pk for tag in item.tags_sorted()]
     if len(related) >= limit or not tag_ids:
         return related
-    now = timezone.now()
-    weights = tag_weights(tag_ids, item=item, now=now)
-    skip = [item.pk, *(other.pk for other in related)]
-    return related + _tag_matches(item, weights, skip=skip, limit=limit - len(related), now=now)
+    skip = {item.pk, *(other.pk for other in related)}
+    return related + _tag_matches(
+        item, tag_ids, skip=skip, limit=limit - len(related), now=timezone.now()
+    )
