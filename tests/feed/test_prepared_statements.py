@@ -11,7 +11,7 @@ from tests.factories import make_item, make_tag
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements"),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only"),
 ]
 
 
