@@ -81,19 +81,20 @@ def prepared_cursor(db=None):
     parameters on the server and prepares each statement, which psycopg keeps
     for the connection's life (the pool keeps connections), so later requests
     only execute. It is wrapped like `connection.cursor()`, so execute
-    wrappers, query logging and the tests' query counts see its statements.
+    wrappers (the benchmark's query count) see its statements.
 
     Only for statements whose plan does not depend on their values: after five
     runs PostgreSQL may switch a prepared statement to one generic plan, which
-    for a filter on one tag of very different sizes was 1,000 times slower
-    (the ORM's statements stay unprepared). Elsewhere, and with
+    for a filter on the most common tags took 1.2 s (the ORM's statements
+    stay unprepared). Elsewhere, and with
     `DATABASE_PREPARED_STATEMENTS=0` (a transaction-pooling PgBouncer older
     than 1.21), this is `db.cursor()`; `db` is the default connection unless given.
     """
     db = db or connection
-    if db.vendor != "postgresql" or not settings.AITOP_PREPARED_STATEMENTS:
+    # While Django logs queries (DEBUG, the tests' query counts, bench/explain.py)
+    # they run unprepared: its log shows a prepared one without its values.
+    if db.vendor != "postgresql" or not settings.AITOP_PREPARED_STATEMENTS or db.queries_logged:
         return db.cursor()
     db.ensure_connection()
     db.validate_thread_sharing()
-    raw = _PreparingCursor(db.connection)
-    return db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)
+    return db.make_cursor(_PreparingCursor(db.connection))

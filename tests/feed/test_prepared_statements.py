@@ -50,15 +50,33 @@ def test_a_tag_page_prepares_its_own_statements_once_and_reads_the_same(client, 
     assert 'ORDER BY "feed_item"."published_at" DESC' not in statements
 
 
-def test_a_prepared_statement_is_counted_and_logged_like_any_other(tagged):
+def test_while_queries_are_logged_they_run_unprepared_and_show_their_values(tagged):
     items = list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+    before = prepared()
 
     with CaptureQueriesContext(connection) as captured:
         card_tags_attach(items)
 
     assert len(captured) == 1
-    assert '"feed_taggeditem"."content_object_id" = ANY(' in captured[0]["sql"]
+    assert captured[0]["sql"].startswith('SELECT "feed_taggeditem"."content_object_id"')
+    assert f"{items[0].pk}" in captured[0]["sql"]
+    assert prepared() == before
     assert [tag.name for tag in items[0].card_tags] == ["智能体 & <agents>"]
+
+
+def test_an_execute_wrapper_sees_a_prepared_statement(tagged):
+    items = list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        card_tags_attach(items)
+
+    assert len(seen) == 1
+    assert any(statement == seen[0].replace("%s", "$1") for statement in prepared())
 
 
 def test_a_statement_prepared_in_a_transaction_rolled_back_still_answers(tagged):
