@@ -59,8 +59,10 @@ def _words() -> dict[str, str]:
 def day_sections_hidden(days: list) -> list[str]:
     """The day page's sections, each with its heading hidden (`day_section_hidden_html`)."""
     words = _words()
-    del words["brief"]
-    return [day_section_hidden_html(day, **words) for day in days]
+    return [
+        day_section_hidden_html(day, continued=words["continued"], continues=words["continues"])
+        for day in days
+    ]
 
 
 def days_html(days: list) -> SafeString:

@@ -16,9 +16,14 @@ from feed.card_html import escape
 from feed.templatetags.feed_tags import language_links
 
 
+def aria_current(active) -> str:
+    """` aria-current="page"` on the link to the page itself, nothing on the others."""
+    return ' aria-current="page"' if active else ""
+
+
 def _attribute_current(request, name: str) -> str:
     match = request.resolver_match
-    return ' aria-current="page"' if match is not None and match.url_name == name else ""
+    return aria_current(match is not None and match.url_name == name)
 
 
 def _frame_head(request, context: dict, *, title: str, head: str) -> str:

@@ -20,17 +20,13 @@ from django.utils.translation import gettext
 
 from feed.card_html import escape
 from feed.day_html import day_sections_hidden
-from feed.frame_html import frame_html
+from feed.frame_html import aria_current, frame_html
 from feed.templatetags.feed_tags import day_heading
-
-
-def _current(active) -> str:
-    return ' aria-current="page"' if active else ""
 
 
 def _tabs(tabs) -> str:
     return "".join(
-        f'<li><a href="{escape(tab.url)}"{_current(tab.active)}>{escape(tab.label)}</a></li>'
+        f'<li><a href="{escape(tab.url)}"{aria_current(tab.active)}>{escape(tab.label)}</a></li>'
         for tab in tabs
     )
 
@@ -102,7 +98,7 @@ def _filters_html(context: dict) -> str:
         f"{hidden}"
         f'      <button type="submit">{search}</button>\n'
         "    </form>\n"
-        f'    <a class="toggle" href="{escape(featured.url)}"{_current(featured.active)}>'
+        f'    <a class="toggle" href="{escape(featured.url)}"{aria_current(featured.active)}>'
         f"{'✓ ' if featured.active else ''}{escape(featured.label)}</a>\n"
         "  </div>\n"
         f"  {chips_html}\n"

@@ -33,6 +33,12 @@ def tagged():
     return [make_item(title=f"Agents {n}", tags=[tag]) for n in range(3)]
 
 
+@pytest.fixture
+def items(tagged):
+    """The tagged items as a page of cards reads them, before their tags are attached."""
+    return list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+
+
 def test_a_tag_page_prepares_its_own_statements_once_and_reads_the_same(client, tagged):
     first = cold_get(client, "/?tag=agents")
     after_first = prepared()
@@ -50,8 +56,7 @@ def test_a_tag_page_prepares_its_own_statements_once_and_reads_the_same(client, 
     assert 'ORDER BY "feed_item"."published_at" DESC' not in statements
 
 
-def test_while_queries_are_logged_they_run_unprepared_and_show_their_values(tagged):
-    items = list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+def test_while_queries_are_logged_they_run_unprepared_and_show_their_values(items):
     before = prepared()
 
     with CaptureQueriesContext(connection) as captured:
@@ -64,8 +69,7 @@ def test_while_queries_are_logged_they_run_unprepared_and_show_their_values(tagg
     assert [tag.name for tag in items[0].card_tags] == ["智能体 & <agents>"]
 
 
-def test_an_execute_wrapper_sees_a_prepared_statement(tagged):
-    items = list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+def test_an_execute_wrapper_sees_a_prepared_statement(items):
     seen = []
 
     def wrapper(execute, sql, params, many, context):
@@ -79,8 +83,7 @@ def test_an_execute_wrapper_sees_a_prepared_statement(tagged):
     assert any(statement == seen[0].replace("%s", "$1") for statement in prepared())
 
 
-def test_a_statement_prepared_in_a_transaction_rolled_back_still_answers(tagged):
-    items = list(Item.objects.filter(pk__in=[item.pk for item in tagged]).select_related("source"))
+def test_a_statement_prepared_in_a_transaction_rolled_back_still_answers(items):
 
     with pytest.raises(RuntimeError), transaction.atomic():
         card_tags_attach(items)
