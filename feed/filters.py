@@ -5,7 +5,9 @@ it knows nothing of templates or URLs. A value it cannot read makes the form
 invalid, and `filterset.errors` names the parameter, so callers answer 400.
 """
 
+import copy
 import datetime
+import functools
 
 import django_filters
 from django import forms
@@ -168,6 +170,41 @@ class MomentFilter(django_filters.Filter):
         return qs.filter(published_at__lt=day_start(value + datetime.timedelta(days=1)))
 
 
+# django-filter deep-copies every filter, builds a form class from their fields
+# and deep-copies those fields again into the form, on every request: about
+# 0.5 ms of a filtered page's CPU. None of our filters or fields keeps anything
+# of a request (the form is only validated, never rendered), so each filterset
+# gets its own shallow copies of the class's filters, which share the fields
+# built once here, and one form class per filterset class shares them too.
+
+
+class _FiltersCopiedShallow(dict):
+    def __deepcopy__(self, memo):
+        # FilterSet.__init__ then sets its own model and parent on each copy.
+        return {name: copy.copy(filter_) for name, filter_ in self.items()}
+
+
+class _FieldsShared(dict):
+    def __deepcopy__(self, memo):
+        return dict(self)
+
+
+@functools.cache
+def _form_class(filterset_class):
+    fields = {name: filter_.field for name, filter_ in filterset_class.base_filters.items()}
+    form_class = type(f"{filterset_class.__name__}Form", (filterset_class._meta.form,), fields)
+    form_class.base_fields = _FieldsShared(form_class.base_fields)
+    return form_class
+
+
+def _shares_its_filters(filterset_class):
+    for filter_ in filterset_class.base_filters.values():
+        filter_.field  # noqa: B018 - built now, once, for every copy to share
+    filterset_class.base_filters = _FiltersCopiedShallow(filterset_class.base_filters)
+    return filterset_class
+
+
+@_shares_its_filters
 class ItemFilter(django_filters.FilterSet):
     """What readers may narrow the stream by; every filter composes with the others."""
 
@@ -189,6 +226,9 @@ class ItemFilter(django_filters.FilterSet):
         if queryset is None:
             queryset = Item.objects.visible()
         super().__init__(data, queryset, **kwargs)
+
+    def get_form_class(self):
+        return _form_class(type(self))
 
 
 def filters_asked(data) -> bool:

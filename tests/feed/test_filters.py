@@ -6,6 +6,7 @@ from html import unescape
 
 import pytest
 from django.http import QueryDict
+from django.utils import translation
 
 from feed.filters import SEARCH_MAX_LENGTH, ItemFilter
 from feed.models import Item
@@ -185,6 +186,48 @@ def test_an_unreadable_value_makes_the_filter_invalid_naming_the_parameter(query
     assert not filterset.is_valid()
     assert list(filterset.errors) == [parameter]
 
+
+
+def test_filtersets_one_after_another_keep_nothing_of_each_other(desk):
+    # Every filterset shares the class's form fields (feed/filters.py): what one
+    # request read or refused must not reach the next.
+    refused = ItemFilter(QueryDict("kind=podcast&tag=分布式训练&q=ring"))
+    assert not refused.is_valid()
+
+    kept = ItemFilter(QueryDict("category=model"))
+    assert kept.is_valid()
+    assert kept.errors == {}
+    assert kept.form.cleaned_data["tag"] == []
+    assert kept.form.cleaned_data["q"] == ""
+    assert set(kept.qs.values_list("title", flat=True)) == {LUMEN}
+
+    again = ItemFilter(QueryDict("kind=podcast"))
+    assert not again.is_valid()
+    assert list(again.errors) == ["kind"]
+
+
+def test_each_filterset_has_filters_of_its_own(desk):
+    first, second = ItemFilter(QueryDict("tag=量化")), ItemFilter(QueryDict("tag=推理"))
+
+    assert first.filters["tag"] is not second.filters["tag"]
+    assert first.filters["tag"].parent is first
+    assert second.filters["tag"].parent is second
+    assert {title for title in first.qs.values_list("title", flat=True)} == {RING, TIP}
+    assert {title for title in second.qs.values_list("title", flat=True)} == {SPEC}
+
+
+def test_a_refusal_speaks_the_language_of_its_own_request():
+    with translation.override("en"):
+        english = ItemFilter(QueryDict("kind=podcast"))
+        assert not english.is_valid()
+        english_message = english.errors["kind"][0]
+    with translation.override("zh-hans"):
+        chinese = ItemFilter(QueryDict("kind=podcast"))
+        assert not chinese.is_valid()
+        chinese_message = chinese.errors["kind"][0]
+
+    assert english_message == "Select a valid choice. podcast is not one of the available choices."
+    assert chinese_message.startswith("选择一个有效的选项")
 
 def test_tabs_switch_one_filter_and_keep_the_others(client, desk):
     html = client.get("/?kind=paper&tag=分布式训练&featured=1&q=ring").text
