@@ -187,7 +187,6 @@ def test_an_unreadable_value_makes_the_filter_invalid_naming_the_parameter(query
     assert list(filterset.errors) == [parameter]
 
 
-
 def test_filtersets_one_after_another_keep_nothing_of_each_other(desk):
     # Every filterset shares the class's form fields (feed/filters.py): what one
     # request read or refused must not reach the next.
@@ -228,6 +227,7 @@ def test_a_refusal_speaks_the_language_of_its_own_request():
 
     assert english_message == "Select a valid choice. podcast is not one of the available choices."
     assert chinese_message.startswith("选择一个有效的选项")
+
 
 def test_tabs_switch_one_filter_and_keep_the_others(client, desk):
     html = client.get("/?kind=paper&tag=分布式训练&featured=1&q=ring").text
