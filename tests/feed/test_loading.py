@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 from django.db.models import FETCH_PEERS
-from django.db.models.signals import post_init
+from django.db.models.signals import post_init, pre_init
 
 from feed.models import Item, Source
 from tests.factories import make_item, make_source
@@ -115,6 +115,23 @@ def test_a_post_init_receiver_sees_every_loaded_item(items):
         post_init.disconnect(receiver, sender=Item)
 
     assert seen == ["Lumen-0 notes", "Lumen-1 notes", "Lumen-2 notes"]
+
+
+def test_a_pre_init_receiver_of_another_model_sees_only_that_model(items):
+    # With any receiver connected, each model is asked about its own.
+    seen = []
+
+    def receiver(sender, **kwargs):
+        seen.append(sender)
+
+    pre_init.connect(receiver, sender=Source)
+    try:
+        loaded = list(Item.objects.select_related("source").order_by("pk"))
+    finally:
+        pre_init.disconnect(receiver, sender=Source)
+
+    assert seen == [Source, Source, Source]
+    assert [item.source.name for item in loaded] == ["Lumen Lab"] * 3
 
 
 def test_the_fetch_mode_of_the_queryset_holds_for_loaded_items(items, django_assert_num_queries):
