@@ -172,10 +172,11 @@ class MomentFilter(django_filters.Filter):
 
 # django-filter deep-copies every filter, builds a form class from their fields
 # and deep-copies those fields again into the form, on every request: about
-# 0.5 ms of a filtered page's CPU. None of our filters or fields keeps anything
-# of a request (the form is only validated, never rendered), so each filterset
-# gets its own shallow copies of the class's filters, which share the fields
-# built once here, and one form class per filterset class shares them too.
+# 0.75 ms of a filtered page's CPU (docs/benchmarks.md, stop 36). None of our
+# filters or fields keeps anything of a request (the form is only validated,
+# never rendered), so each filterset gets its own shallow copies of the
+# class's filters, which share the fields built once here, and one form class
+# per filterset class shares them too.
 
 
 class _FiltersCopiedShallow(dict):
