@@ -12,12 +12,13 @@ from django.http import JsonResponse
 from django.urls import reverse
 from django.utils import translation
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
-from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from feed.card_html import escape
 from feed.conditional import public_cache
 from feed.links import StreamQuery
-from feed.models import Item
+from feed.models import Category, Item
 from feed.pages import stream_url
 from feed.paging import CARD_FIELDS
 from feed.views.common import filter_names, filtered_items, public_page
@@ -86,21 +87,36 @@ def item_authors(item: Item) -> str:
     return item.authors or " ".join(part for part in (item.source.name, item.source.handle) if part)
 
 
+def category_label(category: str) -> str:
+    """What `item.get_category_display()` says, in the active language.
+
+    Django's method builds a dict of every choice on each call: about 30 µs
+    an entry, 1.5 ms of a feed of 50.
+    """
+    try:
+        return str(Category(category).label)
+    except ValueError:
+        return category
+
+
 def item_categories(item: Item) -> list[str]:
     """The category label first, then the tags, as on the page."""
-    labels = [str(item.get_category_display())] if item.category else []
+    labels = [category_label(item.category)] if item.category else []
     return labels + [tag.name for tag in item.tags_sorted()]
 
 
-def item_html(item: Item, *, original_url: str) -> str:
-    """The summary, the "why" and the original link, as HTML for feed readers."""
-    parts = [format_html("<p>{}</p>", item.summary)] if item.summary else []
+def item_html(item: Item, *, original_url: str) -> SafeString:
+    """The summary, the "why" and the original link, as HTML for feed readers.
+
+    Joined from escaped values, as `format_html` would write them, at a
+    quarter of its cost (each of its calls formats and marks a SafeString).
+    """
+    parts = [f"<p>{escape(item.summary)}</p>"] if item.summary else []
     if item.recommendation:
-        parts.append(
-            format_html("<p><strong>{}</strong> {}</p>", _("Why it matters:"), item.recommendation)
-        )
-    parts.append(format_html('<p><a href="{}">{}</a></p>', original_url, _("Original")))
-    return format_html_join("\n", "{}", ((part,) for part in parts))
+        why = escape(_("Why it matters:"))
+        parts.append(f"<p><strong>{why}</strong> {escape(item.recommendation)}</p>")
+    parts.append(f'<p><a href="{escape(original_url)}">{escape(_("Original"))}</a></p>')
+    return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped above
 
 
 class StreamRssFeed(Feed):

@@ -7,7 +7,11 @@ from html import unescape
 
 import feedparser
 import pytest
+from django.utils import translation
+from django.utils.html import format_html, format_html_join
 
+from feed.models import Category, Item
+from feed.syndication import category_label, item_html
 from tests.conftest import SHANGHAI
 from tests.factories import make_item, make_source
 
@@ -152,3 +156,30 @@ def test_a_day_page_links_to_the_feeds_of_its_filter(client, items):
 
     assert '<link rel="alternate" type="application/rss+xml"' in html
     assert 'href="/feed.xml?kind=paper"' in html
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_an_entrys_html_and_categories_are_what_djangos_helpers_write(language):
+    # feed/syndication.py writes them without format_html and get_category_display.
+
+    item = Item(
+        summary="A <b>bold</b> claim & \"quotes\" 'too'",
+        recommendation="因为 <script>alert(1)</script> & more",
+    )
+    original = "https://aitop.example/go/7/?a=1&b=<2>"
+    with translation.override(language):
+        for summary, recommendation in ((item.summary, item.recommendation), ("", ""), ("x", "")):
+            item.summary, item.recommendation = summary, recommendation
+            parts = [format_html("<p>{}</p>", summary)] if summary else []
+            if recommendation:
+                why = translation.gettext("Why it matters:")
+                parts.append(format_html("<p><strong>{}</strong> {}</p>", why, recommendation))
+            link = format_html(
+                '<p><a href="{}">{}</a></p>', original, translation.gettext("Original")
+            )
+            parts.append(link)
+            expected = format_html_join("\n", "{}", ((part,) for part in parts))
+
+            assert item_html(item, original_url=original) == expected
+        for value in [*Category.values, "not-a-category"]:
+            assert category_label(value) == str(Item(category=value).get_category_display())
