@@ -73,8 +73,8 @@ class DailyRssFeed(Feed):
 
     subtitle = description
 
-    def language(self, brief: Brief) -> str:
-        return translation.get_language()
+    # No `language`: Django's Feed reads it as a plain attribute (a method's
+    # repr was written out), and without one it takes the active language.
 
     def items(self, brief: Brief) -> list:
         return brief.items
