@@ -146,8 +146,8 @@ def _serialised(parts: list) -> bytes:
     marshal writes a card's parts in a quarter of repr's time (about 8 µs a
     card). Version 2 is used because later versions mark interned strings
     and repeated objects, which would give two processes different bytes
-    for the same card. A str subclass (an enum member, a lazy translation)
-    is written by repr; the first byte keeps the two kinds apart.
+    for the same card. What marshal cannot write (an enum member, a lazy
+    translation) is written by repr; the first byte keeps the two apart.
     """
     try:
         return b"m" + marshal.dumps(parts, 2)
