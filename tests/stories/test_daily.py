@@ -93,7 +93,6 @@ def test_the_brief_as_rss_atom_and_json_feed(client, day):
     assert "Draft" not in json.dumps(body, ensure_ascii=False)
 
 
-
 def test_the_briefs_feeds_name_their_language(client, day):
     # RSS's <language> and Atom's xml:lang were the repr of a method.
     rss = client.get(f"{DAY}feed.xml").text
@@ -102,6 +101,7 @@ def test_the_briefs_feeds_name_their_language(client, day):
     assert "<language>zh-hans</language>" in rss
     assert '<feed xml:lang="zh-hans"' in atom
     assert "bound method" not in rss + atom
+
 
 def test_each_day_heading_links_to_its_brief(client, day):
     assert '<a href="/daily/2026-06-19/">' in client.get("/").text
