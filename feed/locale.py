@@ -9,18 +9,38 @@ they arrive from elsewhere (a bookmark, a search): a click on the site's own
 language links (same-host Referer) is a choice and is followed as it is.
 """
 
+import functools
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpResponseRedirect
-from django.urls import Resolver404, resolve, translate_url
+from django.urls import Resolver404, get_resolver, get_urlconf, resolve, translate_url
+from django.urls.resolvers import LocalePrefixPattern, URLResolver
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.deprecation import MiddlewareMixin
 
-PUBLIC_NAMESPACE = "feed"
 # Public, but one for every language (they list both).
 PUBLIC_NAMES = ("sitemap", "sitemap-section", "robots")
+
+
+@functools.cache
+def _public_namespaces(urlconf: str) -> frozenset[str]:
+    """The namespaces included under `i18n_patterns`: the public site, in each language.
+
+    Read from the URLconf rather than listed here, so an app's pages (the
+    stream's, the daily brief's) are public by being mounted there. The
+    brief's, missed by a list of one, answered 404 under /en/.
+    """
+    names = set()
+    for pattern in get_resolver(urlconf).url_patterns:
+        if isinstance(pattern, URLResolver) and isinstance(pattern.pattern, LocalePrefixPattern):
+            names.update(
+                included.namespace
+                for included in pattern.url_patterns
+                if isinstance(included, URLResolver) and included.namespace
+            )
+    return frozenset(names)
 
 
 def _is_public(path: str) -> bool:
@@ -28,7 +48,8 @@ def _is_public(path: str) -> bool:
         match = resolve(path)
     except Resolver404:
         return False
-    return match.namespace == PUBLIC_NAMESPACE or match.url_name in PUBLIC_NAMES
+    public = _public_namespaces(get_urlconf() or settings.ROOT_URLCONF)
+    return match.namespace in public or match.url_name in PUBLIC_NAMES
 
 
 def _from_this_site(request) -> bool:

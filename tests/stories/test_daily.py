@@ -5,11 +5,17 @@ import json
 import re
 
 import pytest
+from django.contrib.syndication.views import Feed
+from django.urls import reverse
+from django.utils import feedgenerator, translation
+from django.utils.translation import gettext as _
 
 from feed import freshness
-from stories.daily import brief_choose
+from feed.syndication import item_authors, item_categories, item_html
+from stories.daily import brief_choose, daily_brief
 from stories.membership import item_match
 from stories.models import BriefChoice
+from stories.views import _coverage_html, brief_title
 from tests.conftest import SHANGHAI
 from tests.factories import make_item, make_source, make_user
 from tests.feed.test_query_counts import G
@@ -101,6 +107,87 @@ def test_the_briefs_feeds_name_their_language(client, day):
     assert "<language>zh-hans</language>" in rss
     assert '<feed xml:lang="zh-hans"' in atom
     assert "bound method" not in rss + atom
+
+
+@pytest.mark.parametrize("path", ["", "feed.xml", "feed.atom", "feed.json"])
+def test_the_brief_speaks_the_language_of_its_address_alone(client, day, path):
+    # The brief's addresses were not counted as public: under /en/ they were a
+    # 404, and at / they followed the browser's Accept-Language.
+    chinese = client.get(f"{DAY}{path}", headers={"accept-language": "en"})
+    english = client.get(f"/en{DAY}{path}", headers={"accept-language": "zh-hans"})
+
+    assert (chinese.status_code, english.status_code) == (200, 200)
+    assert (chinese["Content-Language"], english["Content-Language"]) == ("zh-hans", "en")
+    for response in (chinese, english):
+        assert "Accept-Language" not in response.get("Vary", "")
+        assert "Cookie" not in response.get("Vary", "")
+    assert "AITOP 每日简报" in chinese.text
+    assert "AITOP daily brief" in english.text
+
+
+class _DjangosDailyFeed(Feed):
+    """The brief's RSS as django.contrib.syndication wrote it before `feed.feed_xml`."""
+
+    feed_type = feedgenerator.Rss201rev2Feed
+
+    def __call__(self, request, *args, **kwargs):
+        self.request = request
+        return super().__call__(request, *args, **kwargs)
+
+    def get_object(self, request, day):
+        return daily_brief(day=day)
+
+    def title(self, brief):
+        return brief_title(brief.day)
+
+    def link(self, brief):
+        return reverse("stories:daily", kwargs={"day": brief.day})
+
+    def description(self, brief):
+        return _("The day's top AI stories by heat.")
+
+    subtitle = description
+
+    def items(self, brief):
+        return brief.items
+
+    def item_title(self, item):
+        return item.title
+
+    def item_description(self, item):
+        original = self.request.build_absolute_uri(reverse("feed:go", kwargs={"pk": item.pk}))
+        return item_html(item, original_url=original) + _coverage_html(item)
+
+    def item_link(self, item):
+        return item.get_absolute_url()
+
+    def item_author_name(self, item):
+        return item_authors(item)
+
+    def item_pubdate(self, item):
+        return item.published_at
+
+    def item_categories(self, item):
+        return item_categories(item)
+
+
+class _DjangosDailyAtom(_DjangosDailyFeed):
+    feed_type = feedgenerator.Atom1Feed
+
+
+@pytest.mark.parametrize("prefix", ["/", "/en/"])
+@pytest.mark.parametrize(
+    ("path", "reference"), [("feed.xml", _DjangosDailyFeed), ("feed.atom", _DjangosDailyAtom)]
+)
+def test_the_briefs_feeds_are_what_djangos_feed_view_wrote(client, day, prefix, path, reference):
+    response = client.get(f"{prefix}{DAY[1:]}{path}")
+    with translation.override(response["Content-Language"]):
+        expected = reference()(response.wsgi_request, day=datetime.date(2026, 6, 19))
+
+    assert response.status_code == 200
+    assert expected.content.count(b"<item>") + expected.content.count(b"<entry>") == 3
+    assert b"Anthropic" in expected.content  # the lead story's other source
+    assert response.content == expected.content
 
 
 def test_each_day_heading_links_to_its_brief(client, day):
