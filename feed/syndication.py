@@ -1,4 +1,4 @@
-"""Feeds out: RSS 2.0 and Atom (django.contrib.syndication) and JSON Feed 1.1.
+"""Feeds out: RSS 2.0 and Atom (written by `feed.feed_xml`) and JSON Feed 1.1.
 
 Each feed takes the stream's filters from its query string, so the page at
 `/?tag=…` links to `/feed.xml?tag=…` and a reader subscribes to exactly
@@ -7,16 +7,15 @@ what they were looking at.
 
 from dataclasses import dataclass
 
-from django.contrib.syndication.views import Feed
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils import translation
-from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from feed.card_html import escape
 from feed.conditional import public_cache
+from feed.feed_xml import Channel, Entry, absolute_url, atom_response, rss_response
 from feed.links import StreamQuery
 from feed.models import Category, Item
 from feed.pages import stream_url
@@ -119,79 +118,43 @@ def item_html(item: Item, *, original_url: str) -> SafeString:
     return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped above
 
 
-class StreamRssFeed(Feed):
-    """The stream as RSS 2.0."""
-
-    feed_type = Rss201rev2Feed
-
-    def __call__(self, request, *args, **kwargs):
-        self.request = request
-        self.originals = _OriginalLinks(request)
-        return super().__call__(request, *args, **kwargs)
-
-    def get_object(self, request):
-        return _feed_source(request)
-
-    def title(self, obj: FeedSource) -> str:
-        return obj.title
-
-    def link(self, obj: FeedSource) -> str:
-        return stream_url(obj.query)
-
-    def feed_url(self, obj: FeedSource) -> str:
-        return obj.path
-
-    def description(self, obj: FeedSource) -> str:
-        return _("The whole stream of AI news, day by day.")
-
-    subtitle = description
-
-    # No `language`: Django's Feed reads it as a plain attribute (a method's
-    # repr was written out), and without one it takes the active language.
-
-    def items(self, obj: FeedSource) -> list[Item]:
-        return obj.items
-
-    def item_title(self, item: Item) -> str:
-        return item.title
-
-    def item_description(self, item: Item) -> str:
-        return item_html(item, original_url=self.originals.url(item.pk))
-
-    def item_link(self, item: Item) -> str:
-        return item.get_absolute_url()
-
-    def item_author_name(self, item: Item) -> str:
-        return item_authors(item)
-
-    def item_pubdate(self, item: Item):
-        return item.published_at
-
-    def item_updateddate(self, item: Item):
-        return item.updated_at
-
-    def item_categories(self, item: Item) -> list[str]:
-        return item_categories(item)
-
-
-class StreamAtomFeed(StreamRssFeed):
-    """The stream as Atom 1.0."""
-
-    feed_type = Atom1Feed
+def _stream_feed(request) -> tuple[Channel, list[Entry]]:
+    source = _feed_source(request)
+    channel = Channel(
+        title=source.title,
+        link=absolute_url(request, stream_url(source.query)),
+        description=_("The whole stream of AI news, day by day."),
+        feed_url=absolute_url(request, source.path),
+        language=translation.get_language(),
+    )
+    originals = _OriginalLinks(request)
+    entries = [
+        Entry(
+            title=item.title,
+            link=absolute_url(request, item.get_absolute_url()),
+            description=item_html(item, original_url=originals.url(item.pk)),
+            author=item_authors(item),
+            published=item.published_at,
+            updated=item.updated_at,
+            categories=item_categories(item),
+        )
+        for item in source.items
+    ]
+    return channel, entries
 
 
 @public_page
 @public_cache
 def rss(request):
     """RSS 2.0 of the stream under the query string's filters."""
-    return StreamRssFeed()(request)
+    return rss_response(*_stream_feed(request))
 
 
 @public_page
 @public_cache
 def atom(request):
     """Atom 1.0 of the stream under the query string's filters."""
-    return StreamAtomFeed()(request)
+    return atom_response(*_stream_feed(request))
 
 
 @public_page

@@ -2,18 +2,17 @@
 
 import datetime
 
-from django.contrib.syndication.views import Feed
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import formats, translation
-from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.translation import gettext as _
 
 from feed.conditional import public_cache
+from feed.feed_xml import Channel, Entry, absolute_url, atom_response, rss_response
 from feed.syndication import item_authors, item_categories, item_html
 from feed.views.common import public_page
-from stories.daily import Brief, daily_brief
+from stories.daily import daily_brief
 
 
 def brief_title(day: datetime.date) -> str:
@@ -50,71 +49,48 @@ def _coverage_html(item) -> str:
     return format_html("<p>{}</p><ul>{}</ul>", _("Also covered by:"), links)
 
 
-class DailyRssFeed(Feed):
-    """The daily brief as RSS 2.0: one entry per story, its other sources listed."""
-
-    feed_type = Rss201rev2Feed
-
-    def __call__(self, request, *args, **kwargs):
-        self.request = request
-        return super().__call__(request, *args, **kwargs)
-
-    def get_object(self, request, day: datetime.date) -> Brief:
-        return daily_brief(day=day)
-
-    def title(self, brief: Brief) -> str:
-        return brief_title(brief.day)
-
-    def link(self, brief: Brief) -> str:
-        return reverse("stories:daily", kwargs={"day": brief.day})
-
-    def description(self, brief: Brief) -> str:
-        return _("The day's top AI stories by heat.")
-
-    subtitle = description
-
-    # No `language`: Django's Feed reads it as a plain attribute (a method's
-    # repr was written out), and without one it takes the active language.
-
-    def items(self, brief: Brief) -> list:
-        return brief.items
-
-    def item_title(self, item) -> str:
-        return item.title
-
-    def item_description(self, item) -> str:
-        original = self.request.build_absolute_uri(reverse("feed:go", kwargs={"pk": item.pk}))
-        return item_html(item, original_url=original) + _coverage_html(item)
-
-    def item_link(self, item) -> str:
-        return item.get_absolute_url()
-
-    def item_author_name(self, item) -> str:
-        return item_authors(item)
-
-    def item_pubdate(self, item):
-        return item.published_at
-
-    def item_categories(self, item) -> list[str]:
-        return item_categories(item)
+def _daily_feed(request, day: datetime.date) -> tuple[Channel, list[Entry]]:
+    """The brief as a feed: one entry per story, its other sources listed."""
+    brief = daily_brief(day=day)
+    channel = Channel(
+        title=brief_title(day),
+        link=absolute_url(request, reverse("stories:daily", kwargs={"day": day})),
+        description=_("The day's top AI stories by heat."),
+        feed_url=absolute_url(request, request.path),
+        language=translation.get_language(),
+    )
+    entries = [
+        Entry(
+            title=item.title,
+            link=absolute_url(request, item.get_absolute_url()),
+            description=item_html(item, original_url=_original_url(request, item))
+            + _coverage_html(item),
+            author=item_authors(item),
+            published=item.published_at,
+            updated=None,
+            categories=item_categories(item),
+        )
+        for item in brief.items
+    ]
+    return channel, entries
 
 
-class DailyAtomFeed(DailyRssFeed):
-    feed_type = Atom1Feed
+def _original_url(request, item) -> str:
+    return request.build_absolute_uri(reverse("feed:go", kwargs={"pk": item.pk}))
 
 
 @public_page
 @public_cache
 def daily_rss(request, day: datetime.date):
     """RSS 2.0 of one day's brief."""
-    return DailyRssFeed()(request, day=day)
+    return rss_response(*_daily_feed(request, day))
 
 
 @public_page
 @public_cache
 def daily_atom(request, day: datetime.date):
     """Atom 1.0 of one day's brief."""
-    return DailyAtomFeed()(request, day=day)
+    return atom_response(*_daily_feed(request, day))
 
 
 @public_page
@@ -135,9 +111,7 @@ def daily_json(request, day: datetime.date):
                 "url": absolute(item.get_absolute_url()),
                 "external_url": item.url,
                 "title": item.title,
-                "content_html": item_html(
-                    item, original_url=absolute(reverse("feed:go", kwargs={"pk": item.pk}))
-                )
+                "content_html": item_html(item, original_url=_original_url(request, item))
                 + _coverage_html(item),
                 "date_published": item.published_at.isoformat(),
                 "authors": [{"name": item_authors(item)}],
