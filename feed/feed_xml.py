@@ -26,13 +26,15 @@ RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8"
 ATOM_CONTENT_TYPE = "application/atom+xml; charset=utf-8"
 
 _XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
+# What `iri_to_uri` writes unchanged: its safe characters and quote()'s own.
+_URI_AS_IS = re.compile(r"[A-Za-z0-9_.~/#%\[\]=:;$&()+,!?*@'-]*")
 _DUBLIN_CORE = ' xmlns:dc="http://purl.org/dc/elements/1.1/"'
 _UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 @dataclass(frozen=True)
 class Channel:
-    """The feed itself; `link` and `feed_url` as `absolute_url` writes them."""
+    """The feed itself; `link` and `feed_url` as `AbsoluteURLs` writes them."""
 
     title: str
     link: str
@@ -43,7 +45,7 @@ class Channel:
 
 @dataclass(frozen=True)
 class Entry:
-    """One item of a feed; `link` as `absolute_url` writes it, `description` HTML, dates aware."""
+    """One item of a feed; `link` as `AbsoluteURLs` writes it, `description` HTML, dates aware."""
 
     title: str
     link: str
@@ -54,13 +56,24 @@ class Entry:
     categories: list[str]
 
 
-def absolute_url(request: HttpRequest, url: str) -> str:
-    """A path made a full URL as Django's `Feed` does it (`add_domain`, then `iri_to_uri`)."""
-    if url.startswith("//"):
-        return iri_to_uri(f"{request.scheme}:{url}")
-    if url.startswith(("http://", "https://", "mailto:")):
-        return iri_to_uri(url)
-    return iri_to_uri(f"{request.scheme}://{request.get_host()}{url}")
+class AbsoluteURLs:
+    """Paths made full URLs as Django's `Feed` makes them (`add_domain`, then `iri_to_uri`).
+
+    The scheme and host are read once a feed: `get_host()` validates the
+    host each time it is asked, and a feed has fifty entries.
+    """
+
+    def __init__(self, request: HttpRequest):
+        self.scheme = request.scheme
+        self.root = f"{request.scheme}://{request.get_host()}"
+
+    def __call__(self, url: str) -> str:
+        if url.startswith("//"):
+            url = f"{self.scheme}:{url}"
+        elif not url.startswith(("http://", "https://", "mailto:")):
+            url = self.root + url
+        # Most are ASCII that `iri_to_uri` leaves as it is: skip its quoting.
+        return url if _URI_AS_IS.fullmatch(url) else iri_to_uri(url)
 
 
 def rss_response(channel: Channel, entries: list[Entry]) -> HttpResponse:
@@ -142,8 +155,13 @@ def _latest(entries: list[Entry]) -> datetime.datetime:
 
 
 def _response(content_type: str, latest: datetime.datetime, parts: list[str]) -> HttpResponse:
+    document = "".join(parts)
+    # Only the values can hold one (the markup is ours): one scan of the
+    # whole document instead of one a value.
+    if _UNWRITABLE.search(document):
+        document = _UNWRITABLE.sub("", document)
     response = HttpResponse(
-        "".join(parts).encode("utf-8", "xmlcharrefreplace"), content_type=content_type
+        document.encode("utf-8", "xmlcharrefreplace"), content_type=content_type
     )
     response.headers["Last-Modified"] = http_date(latest.timestamp())
     return response
@@ -160,8 +178,6 @@ def _element(name: str, text: str, attributes: str = "") -> str:
 
 def _text(value: str) -> str:
     """Character data escaped as `xml.sax.saxutils.escape` does it."""
-    if _UNWRITABLE.search(value):
-        value = _UNWRITABLE.sub("", value)
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from feed.card_html import escape
 from feed.conditional import public_cache
-from feed.feed_xml import Channel, Entry, absolute_url, atom_response, rss_response
+from feed.feed_xml import AbsoluteURLs, Channel, Entry, atom_response, rss_response
 from feed.links import StreamQuery
 from feed.models import Category, Item
 from feed.pages import stream_url
@@ -98,45 +98,68 @@ def category_label(category: str) -> str:
         return category
 
 
-def item_categories(item: Item) -> list[str]:
+@dataclass(frozen=True)
+class EntryLabels:
+    """The words an entry shows, in the active language: translated once a feed, not an entry."""
+
+    why: str  # escaped
+    original: str  # escaped
+    categories: dict[str, str]
+
+    @classmethod
+    def active(cls) -> "EntryLabels":
+        return cls(
+            why=escape(_("Why it matters:")),
+            original=escape(_("Original")),
+            categories={value: str(label) for value, label in Category.choices},
+        )
+
+
+def item_categories(item: Item, labels: EntryLabels | None = None) -> list[str]:
     """The category label first, then the tags, as on the page."""
-    labels = [category_label(item.category)] if item.category else []
-    return labels + [tag.name for tag in item.tags_sorted()]
+    names = [tag.name for tag in item.tags_sorted()]
+    if not item.category:
+        return names
+    if labels is None:
+        return [category_label(item.category), *names]
+    return [labels.categories.get(item.category, item.category), *names]
 
 
-def item_html(item: Item, *, original_url: str) -> SafeString:
+def item_html(item: Item, *, original_url: str, labels: EntryLabels | None = None) -> SafeString:
     """The summary, the "why" and the original link, as HTML for feed readers.
 
     Joined from escaped values, as `format_html` would write them, at a
     quarter of its cost (each of its calls formats and marks a SafeString).
     """
+    labels = labels or EntryLabels.active()
     parts = [f"<p>{escape(item.summary)}</p>"] if item.summary else []
     if item.recommendation:
-        why = escape(_("Why it matters:"))
-        parts.append(f"<p><strong>{why}</strong> {escape(item.recommendation)}</p>")
-    parts.append(f'<p><a href="{escape(original_url)}">{escape(_("Original"))}</a></p>')
+        parts.append(f"<p><strong>{labels.why}</strong> {escape(item.recommendation)}</p>")
+    parts.append(f'<p><a href="{escape(original_url)}">{labels.original}</a></p>')
     return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped above
 
 
 def _stream_feed(request) -> tuple[Channel, list[Entry]]:
     source = _feed_source(request)
+    absolute = AbsoluteURLs(request)
     channel = Channel(
         title=source.title,
-        link=absolute_url(request, stream_url(source.query)),
+        link=absolute(stream_url(source.query)),
         description=_("The whole stream of AI news, day by day."),
-        feed_url=absolute_url(request, source.path),
+        feed_url=absolute(source.path),
         language=translation.get_language(),
     )
     originals = _OriginalLinks(request)
+    labels = EntryLabels.active()
     entries = [
         Entry(
             title=item.title,
-            link=absolute_url(request, item.get_absolute_url()),
-            description=item_html(item, original_url=originals.url(item.pk)),
+            link=absolute(item.get_absolute_url()),
+            description=item_html(item, original_url=originals.url(item.pk), labels=labels),
             author=item_authors(item),
             published=item.published_at,
             updated=item.updated_at,
-            categories=item_categories(item),
+            categories=item_categories(item, labels),
         )
         for item in source.items
     ]
@@ -164,6 +187,7 @@ def json_feed(request):
     source = _feed_source(request)
     absolute = request.build_absolute_uri
     originals = _OriginalLinks(request)
+    labels = EntryLabels.active()
     body = {
         "version": "https://jsonfeed.org/version/1.1",
         "title": source.title,
@@ -172,7 +196,8 @@ def json_feed(request):
         "description": _("The whole stream of AI news, day by day."),
         "language": translation.get_language(),
         "items": [
-            _json_item(item, absolute=absolute, originals=originals) for item in source.items
+            _json_item(item, absolute=absolute, originals=originals, labels=labels)
+            for item in source.items
         ],
     }
     return JsonResponse(
@@ -182,7 +207,7 @@ def json_feed(request):
     )
 
 
-def _json_item(item: Item, *, absolute, originals: _OriginalLinks) -> dict:
+def _json_item(item: Item, *, absolute, originals: _OriginalLinks, labels: EntryLabels) -> dict:
     original = originals.url(item.pk)
     page = absolute(item.get_absolute_url())
     entry = {
@@ -190,12 +215,12 @@ def _json_item(item: Item, *, absolute, originals: _OriginalLinks) -> dict:
         "url": page,
         "external_url": item.url,
         "title": item.title,
-        "content_html": item_html(item, original_url=original),
+        "content_html": item_html(item, original_url=original, labels=labels),
         "content_text": "\n\n".join(part for part in (item.summary, item.recommendation) if part),
         "date_published": item.published_at.isoformat(),
         "date_modified": item.updated_at.isoformat(),
         "authors": [{"name": item_authors(item)}],
-        "tags": item_categories(item),
+        "tags": item_categories(item, labels),
         "_aitop": {
             "kind": item.kind,
             "category": item.category,

@@ -9,8 +9,8 @@ from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from feed.conditional import public_cache
-from feed.feed_xml import Channel, Entry, absolute_url, atom_response, rss_response
-from feed.syndication import item_authors, item_categories, item_html
+from feed.feed_xml import AbsoluteURLs, Channel, Entry, atom_response, rss_response
+from feed.syndication import EntryLabels, item_authors, item_categories, item_html
 from feed.views.common import public_page
 from stories.daily import daily_brief
 
@@ -52,23 +52,25 @@ def _coverage_html(item) -> str:
 def _daily_feed(request, day: datetime.date) -> tuple[Channel, list[Entry]]:
     """The brief as a feed: one entry per story, its other sources listed."""
     brief = daily_brief(day=day)
+    absolute = AbsoluteURLs(request)
     channel = Channel(
         title=brief_title(day),
-        link=absolute_url(request, reverse("stories:daily", kwargs={"day": day})),
+        link=absolute(reverse("stories:daily", kwargs={"day": day})),
         description=_("The day's top AI stories by heat."),
-        feed_url=absolute_url(request, request.path),
+        feed_url=absolute(request.path),
         language=translation.get_language(),
     )
+    labels = EntryLabels.active()
     entries = [
         Entry(
             title=item.title,
-            link=absolute_url(request, item.get_absolute_url()),
-            description=item_html(item, original_url=_original_url(request, item))
+            link=absolute(item.get_absolute_url()),
+            description=item_html(item, original_url=_original_url(request, item), labels=labels)
             + _coverage_html(item),
             author=item_authors(item),
             published=item.published_at,
             updated=None,
-            categories=item_categories(item),
+            categories=item_categories(item, labels),
         )
         for item in brief.items
     ]

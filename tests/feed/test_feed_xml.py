@@ -12,7 +12,7 @@ from django.utils.encoding import iri_to_uri
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
-from feed.feed_xml import Channel, Entry, absolute_url, atom_response, rss_response
+from feed.feed_xml import AbsoluteURLs, Channel, Entry, atom_response, rss_response
 from feed.pages import stream_url
 from feed.syndication import (
     _feed_source,
@@ -38,12 +38,27 @@ AWKWARD = [
 ]
 
 
+# Paths and URLs a feed may be given: plain ASCII (left as it is), and what
+# `iri_to_uri` quotes (Chinese, spaces, quotes, braces, a caret, a backslash).
+URLS = (
+    "/items/1/a-b_c.d~e/?q=x&tag=y;z=(1)+[2],!*@'$#top",
+    "/items/1/鲲鹏 a/?q=x y",
+    '/items/2/"quoted"/<b>/{c}/^/\\/|/`',
+    "/items/3/%E9%B2%B2/",
+    "/?q=two words",
+    "//cdn.example/a",
+    "https://b.example/é",
+    "http://c.example/plain",
+    "mailto:a@b",
+)
+
+
 def _channel(request, *, language="zh-hans") -> Channel:
     return Channel(
         title="AITOP · “鲲鹏” & <co>",
-        link=absolute_url(request, "/?tag=分布式训练&q=a b"),
+        link=AbsoluteURLs(request)("/?tag=分布式训练&q=a b"),
         description="The whole stream of AI news, day by day.",
-        feed_url=absolute_url(request, "/feed.xml?tag=分布式训练"),
+        feed_url=AbsoluteURLs(request)("/feed.xml?tag=分布式训练"),
         language=language,
     )
 
@@ -53,7 +68,7 @@ def _entries(request) -> list[Entry]:
     return [
         Entry(
             title=text or "untitled",
-            link=absolute_url(request, f"/items/{n}/分布式-{n}/"),
+            link=AbsoluteURLs(request)(f"/items/{n}/分布式-{n}/"),
             description=f"<p>{text}</p>\n<p><a href='x?a=1&b=2'>Original</a></p>",
             author=AWKWARD[-1 - n],
             published=published - datetime.timedelta(hours=n),
@@ -128,10 +143,10 @@ def test_an_empty_feed_is_what_djangos_generator_writes_dated_now(write, feed_ty
 def test_absolute_urls_are_what_djangos_feed_writes():
     for secure in (False, True):
         request = RequestFactory().get("/", secure=secure)
-        urls = ("/items/1/鲲鹏 a/?q=x y", "//cdn.example/a", "https://b.example/é", "mailto:a@b")
-        for url in urls:
+        absolute = AbsoluteURLs(request)
+        for url in URLS:
             expected = iri_to_uri(add_domain("testserver", url, secure))
-            assert absolute_url(request, url) == expected
+            assert absolute(url) == expected
 
 
 @pytest.mark.parametrize("write", [rss_response, atom_response])
