@@ -31,7 +31,7 @@ FEED_FIELDS = (*CARD_FIELDS, "url")
 _PK = 2_147_483_647
 
 
-class _OriginalLinks:
+class OriginalLinks:
     """Each entry's counted link to the original, as a full URL: reversed once a feed."""
 
     def __init__(self, request):
@@ -149,7 +149,7 @@ def _stream_feed(request) -> tuple[Channel, list[Entry]]:
         feed_url=absolute(source.path),
         language=translation.get_language(),
     )
-    originals = _OriginalLinks(request)
+    originals = OriginalLinks(request)
     labels = EntryLabels.active()
     entries = [
         Entry(
@@ -186,7 +186,7 @@ def json_feed(request):
     """JSON Feed 1.1 of the stream under the query string's filters."""
     source = _feed_source(request)
     absolute = request.build_absolute_uri
-    originals = _OriginalLinks(request)
+    originals = OriginalLinks(request)
     labels = EntryLabels.active()
     body = {
         "version": "https://jsonfeed.org/version/1.1",
@@ -207,7 +207,7 @@ def json_feed(request):
     )
 
 
-def _json_item(item: Item, *, absolute, originals: _OriginalLinks, labels: EntryLabels) -> dict:
+def _json_item(item: Item, *, absolute, originals: OriginalLinks, labels: EntryLabels) -> dict:
     original = originals.url(item.pk)
     page = absolute(item.get_absolute_url())
     entry = {

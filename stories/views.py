@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from feed.conditional import public_cache
 from feed.feed_xml import AbsoluteURLs, Channel, Entry, atom_response, rss_response
-from feed.syndication import EntryLabels, item_authors, item_categories, item_html
+from feed.syndication import EntryLabels, OriginalLinks, item_authors, item_categories, item_html
 from feed.views.common import public_page
 from stories.daily import daily_brief
 
@@ -61,11 +61,12 @@ def _daily_feed(request, day: datetime.date) -> tuple[Channel, list[Entry]]:
         language=translation.get_language(),
     )
     labels = EntryLabels.active()
+    originals = OriginalLinks(request)
     entries = [
         Entry(
             title=item.title,
             link=absolute(item.get_absolute_url()),
-            description=item_html(item, original_url=_original_url(request, item), labels=labels)
+            description=item_html(item, original_url=originals.url(item.pk), labels=labels)
             + _coverage_html(item),
             author=item_authors(item),
             published=item.published_at,
@@ -75,10 +76,6 @@ def _daily_feed(request, day: datetime.date) -> tuple[Channel, list[Entry]]:
         for item in brief.items
     ]
     return channel, entries
-
-
-def _original_url(request, item) -> str:
-    return request.build_absolute_uri(reverse("feed:go", kwargs={"pk": item.pk}))
 
 
 @public_page
@@ -101,6 +98,7 @@ def daily_json(request, day: datetime.date):
     """JSON Feed 1.1 of one day's brief; each item carries its story's other sources."""
     brief = daily_brief(day=day)
     absolute = request.build_absolute_uri
+    originals = OriginalLinks(request)
     body = {
         "version": "https://jsonfeed.org/version/1.1",
         "title": brief_title(day),
@@ -113,7 +111,7 @@ def daily_json(request, day: datetime.date):
                 "url": absolute(item.get_absolute_url()),
                 "external_url": item.url,
                 "title": item.title,
-                "content_html": item_html(item, original_url=_original_url(request, item))
+                "content_html": item_html(item, original_url=originals.url(item.pk))
                 + _coverage_html(item),
                 "date_published": item.published_at.isoformat(),
                 "authors": [{"name": item_authors(item)}],

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from feed.feed_xml import AbsoluteURLs, Channel, Entry, atom_response, rss_response
 from feed.pages import stream_url
 from feed.syndication import (
+    OriginalLinks,
     _feed_source,
-    _OriginalLinks,
     item_authors,
     item_categories,
     item_html,
@@ -170,7 +170,7 @@ class _DjangosStreamFeed(Feed):
     feed_type = feedgenerator.Rss201rev2Feed
 
     def __call__(self, request, *args, **kwargs):
-        self.originals = _OriginalLinks(request)
+        self.originals = OriginalLinks(request)
         return super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
