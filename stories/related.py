@@ -26,24 +26,24 @@ RELATED_LIMIT = 8
 
 @functools.cache
 def _window_sql(vendor: str) -> str:
-    """The ids of RELATED_WINDOW visible items around a moment: half before, half after.
+    """(id, publication) of RELATED_WINDOW visible items around a moment: half before, half after.
 
     Its parameters are `_window_params`: for each half the visibility rule's, then the moment.
-    Each half is wrapped in its own IN, as SQLite allows no LIMIT inside a UNION.
+    Each half is a derived table, as SQLite allows no LIMIT inside a UNION. Both
+    columns come from the stream index: the window was an `id IN (…)` read
+    again through the primary key, 500 look-ups more (docs/benchmarks.md).
     """
 
-    outer_id, inner_id = column(Item, "id", "w"), column(Item, "id", "v")
-    published = column(Item, "published_at", "v")
+    item_id, published = column(Item, "id", "v"), column(Item, "published_at", "v")
 
-    def half(compare: str, order: str) -> str:
+    def half(name: str, compare: str, order: str) -> str:
         return (
-            f"SELECT {outer_id} FROM {table(Item)} w"  # noqa: S608 (model names)
-            f" WHERE {outer_id} IN (SELECT {inner_id} FROM {table(Item)} v"
+            f"SELECT * FROM (SELECT {item_id}, {published} FROM {table(Item)} v"  # noqa: S608
             f" WHERE {visible_sql('v')} AND {published} {compare} %%s"
-            f" ORDER BY {published} {order}, {inner_id} {order} LIMIT {RELATED_WINDOW // 2})"
+            f" ORDER BY {published} {order}, {item_id} {order} LIMIT {RELATED_WINDOW // 2}) {name}"
         )
 
-    return f"{half('<=', 'DESC')} UNION ALL {half('>', 'ASC')}"
+    return f"{half('before', '<=', 'DESC')} UNION ALL {half('after', '>', 'ASC')}"
 
 
 def _window_params(item: Item, now) -> list:
@@ -54,13 +54,12 @@ def _window_params(item: Item, now) -> list:
 @functools.cache
 def _pairs_sql(vendor: str) -> str:
     """(item, its publication, tag) for each item of the window carrying one of `%(tags)s`."""
-    item_id = column(Item, "id", "i")
-    tag = column(TaggedItem, "tag", "t")
+    tag, item_id = column(TaggedItem, "tag", "t"), column(Item, "id", "w")
     return (
-        f"SELECT {item_id}, {column(Item, 'published_at', 'i')}, {tag}"  # noqa: S608 (model names)
-        f" FROM {table(Item)} i INNER JOIN {table(TaggedItem)} t"
+        f"SELECT {item_id}, {column(Item, 'published_at', 'w')}, {tag}"  # noqa: S608 (model names)
+        f" FROM ({_window_sql(vendor)}) w INNER JOIN {table(TaggedItem)} t"
         f" ON {item_id} = {column(TaggedItem, 'content_object', 't')}"
-        f" WHERE {item_id} IN ({_window_sql(vendor)}) AND {tag} IN (%(tags)s)"
+        f" WHERE {tag} IN (%(tags)s)"
     )
 
 
