@@ -11,13 +11,14 @@ from django.utils import feedgenerator, translation
 from django.utils.translation import gettext as _
 
 from feed import freshness
-from feed.syndication import item_authors, item_categories, item_html
+from feed.syndication import item_html
 from stories.daily import brief_choose, daily_brief
 from stories.membership import item_match
 from stories.models import BriefChoice
 from stories.views import _coverage_html, brief_title
 from tests.conftest import SHANGHAI
 from tests.factories import make_item, make_source, make_user
+from tests.feed.test_feed_xml import DjangosEntries
 from tests.feed.test_query_counts import G
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,7 @@ def test_the_brief_speaks_the_language_of_its_address_alone(client, day, path):
     assert "AITOP daily brief" in english.text
 
 
-class _DjangosDailyFeed(Feed):
+class _DjangosDailyFeed(DjangosEntries, Feed):
     """The brief's RSS as django.contrib.syndication wrote it before `feed.feed_xml`."""
 
     feed_type = feedgenerator.Rss201rev2Feed
@@ -151,24 +152,9 @@ class _DjangosDailyFeed(Feed):
     def items(self, brief):
         return brief.items
 
-    def item_title(self, item):
-        return item.title
-
     def item_description(self, item):
         original = self.request.build_absolute_uri(reverse("feed:go", kwargs={"pk": item.pk}))
         return item_html(item, original_url=original) + _coverage_html(item)
-
-    def item_link(self, item):
-        return item.get_absolute_url()
-
-    def item_author_name(self, item):
-        return item_authors(item)
-
-    def item_pubdate(self, item):
-        return item.published_at
-
-    def item_categories(self, item):
-        return item_categories(item)
 
 
 class _DjangosDailyAtom(_DjangosDailyFeed):
