@@ -5,6 +5,7 @@ Each feed takes the stream's filters from its query string, so the page at
 what they were looking at.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.http import JsonResponse
@@ -58,14 +59,17 @@ def _feed_source(request) -> FeedSource:
     return FeedSource(
         query=filtered.query,
         items=items,
-        title=feed_title(filtered.query),
+        title=feed_title(filtered.query, items=items),
         path=request.path + filtered.query.querystring(),
     )
 
 
-def feed_title(query: StreamQuery) -> str:
-    """ "AITOP" plus the filters in words, e.g. "AITOP · Papers · 分布式训练"."""
-    tag_names, source_name = filter_names(query)
+def feed_title(query: StreamQuery, *, items: Sequence[Item] = ()) -> str:
+    """ "AITOP" plus the filters in words, e.g. "AITOP · Papers · 分布式训练".
+
+    `items`, the feed's entries loaded for cards, name the tags and source when there are any.
+    """
+    tag_names, source_name = filter_names(query, items=items)
     parts = ["AITOP"]
     if query.kind:
         parts.append(str(dict(Item._meta.get_field("kind").choices)[query.kind]))

@@ -2,6 +2,7 @@
 
 import datetime
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django import forms
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_safe
 from aitop.nul import nul_parameter
 from feed.filters import ItemFilter, SiteDateField, filters_asked
 from feed.links import NO_FILTERS, StreamQuery
-from feed.models import ItemQuerySet, Source
+from feed.models import Item, ItemQuerySet, Source
 from feed.paging import Cursor
 from feed.visibility import tag_names_visible
 
@@ -93,8 +94,21 @@ def public_page(view):
     return wrapper
 
 
-def filter_names(query: StreamQuery) -> tuple[dict[str, str], str]:
-    """The names of the active tags (slug → name) and of the active source, as chips show them."""
+def filter_names(query: StreamQuery, *, items: Sequence[Item] = ()) -> tuple[dict[str, str], str]:
+    """The names of the active tags (slug → name) and of the active source, as chips show them.
+
+    `items` are what the filters let through, loaded for cards (`for_cards()`):
+    each of them carries every active tag and comes from the active source,
+    so the first one names them all without a query (the tag pages' sixth
+    statement). Without items, the database is asked; a tag only drafts
+    carry then stays unnamed (`tag_names_visible`).
+    """
+    if items:
+        first = items[0]
+        tag_names = {tag.slug: tag.name for tag in first.tags_sorted() if tag.slug in query.tags}
+        source = first.source
+        if len(tag_names) == len(query.tags) and (not query.source or source.slug == query.source):
+            return tag_names, source.name if query.source else ""
     tag_names = tag_names_visible(slugs=list(query.tags))
     source_name = (
         Source.objects.filter(slug=query.source).values_list("name", flat=True).first() or ""

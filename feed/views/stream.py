@@ -12,13 +12,14 @@ from feed.conditional import public_cache
 from feed.models import Item
 from feed.page_html import day_page_html, stream_page_html
 from feed.pages import stream_context
-from feed.paging import neighbour_days, on_day, stream_page
+from feed.paging import StreamPage, neighbour_days, on_day, stream_page
 from feed.views.common import Filtered, filter_names, filtered_items, page_before, public_page
 
 
-def _chip_names(filtered: Filtered) -> dict:
-    """The names the chips of the active tag and source filters show."""
-    tag_names, source_name = filter_names(filtered.query)
+def _chip_names(filtered: Filtered, page: StreamPage) -> dict:
+    """The names the chips of the active tag and source filters show (from the page's cards)."""
+    items = [item for day in page.days[:1] for item in day.items[:1]]
+    tag_names, source_name = filter_names(filtered.query, items=items)
     return {"tag_names": tag_names, "source_name": source_name}
 
 
@@ -33,7 +34,7 @@ def stream(request):
         days=hooks.days_arrange(page.days, request),
         query=filtered.query,
         older=page.older,
-        **_chip_names(filtered),
+        **_chip_names(filtered, page),
     )
     # templates/feed/stream.html's page, written without the template engine (feed/page_html.py).
     return HttpResponse(stream_page_html(request, context))
@@ -54,7 +55,7 @@ def day(request, day: datetime.date):
         query=filtered.query,
         base=request.path,
         older=page.older,
-        **_chip_names(filtered),
+        **_chip_names(filtered, page),
     )
     context.update(day=day, older_day=older_day, newer_day=newer_day)
     # templates/feed/day.html's page, written without the template engine (feed/page_html.py).

@@ -11,7 +11,7 @@ from django.utils import translation
 from feed.filters import SEARCH_MAX_LENGTH, ItemFilter
 from feed.models import Item
 from tests.conftest import SHANGHAI
-from tests.factories import make_item, make_source
+from tests.factories import make_item, make_source, make_tag
 
 pytestmark = pytest.mark.django_db
 
@@ -274,6 +274,43 @@ def test_every_active_filter_gets_a_chip_that_removes_just_it(client, desk):
         "只看精选": "/?tag=量化&source=arxiv-cs-lg&q=ring",
         "搜索：ring": "/?tag=量化&source=arxiv-cs-lg&featured=1",
     }
+
+
+def _chip_labels(html: str) -> set[str]:
+    return {
+        unescape(re.sub(r"<[^>]+>", "", label))
+        for label in re.findall(r'<li class="chip chip--\w+">(.*?)<a class="chip-remove"', html)
+    }
+
+
+@pytest.mark.parametrize("path", ["/", "/days/2026-06-19/"])
+def test_chips_name_the_tag_and_source_whether_or_not_the_page_has_cards(client, clock, path):
+    # The names come from the page's first card when there is one, from the database when not.
+    tag = make_tag("big-models", "Big <Models>")
+    item = make_item(source=make_source(name="Lumen & Co", slug="lumen"), published_at=at(19))
+    item.tags.add(tag)
+    filters = "?tag=big-models&source=lumen"
+
+    with_cards = client.get(path + filters).text
+    without_cards = client.get(path + filters + "&kind=tweet").text
+
+    assert "Item" in with_cards and 'id="item-' in with_cards
+    assert 'id="item-' not in without_cards
+    for html in (with_cards, without_cards):
+        assert _chip_labels(html) == {"标签：Big <Models>", "来源：Lumen & Co"}
+
+
+def test_a_feeds_title_names_its_tag_and_source_whether_or_not_it_has_entries(client, clock):
+    tag = make_tag("big-models", "Big Models")
+    item = make_item(source=make_source(name="Lumen Co", slug="lumen"), published_at=at(19))
+    item.tags.add(tag)
+
+    full = client.get("/en/feed.json?tag=big-models&source=lumen").json()
+    empty = client.get("/en/feed.json?tag=big-models&source=lumen&kind=tweet").json()
+
+    assert len(full["items"]) == 1 and empty["items"] == []
+    assert full["title"] == "AITOP · Big Models · Lumen Co"
+    assert empty["title"] == "AITOP · Tweet · Big Models · Lumen Co"
 
 
 def test_the_search_form_keeps_the_other_filters(client, desk):

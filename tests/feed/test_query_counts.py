@@ -19,8 +19,10 @@ G = 0 if generation_in_cache() else 1
 QUERIES = {
     # cards, their tags, their stories' sources (the tags beside them are the cards')
     "/": G + 3,
-    # …plus the ids of the active tags, their names and the active source's for the chips
-    "/?tag=共同&source=src-0&kind=paper": G + 6,
+    # …plus the ids of the active tags (the chips' names are the first card's)
+    "/?tag=共同&source=src-0&kind=paper": G + 4,
+    # no card (so neither tags nor stories to read), the tags' ids, their names, the source's
+    "/?tag=共同&source=src-0&kind=tweet": G + 4,
     # cards, their tags, their stories' sources, older day, newer day
     "/days/2026-06-18/": G + 5,
     # the item, its tags, its story's sources, tag weights, related items
@@ -29,8 +31,8 @@ QUERIES = {
     "/feed.xml": G + 2,
     "/feed.atom": G + 2,
     "/feed.json": G + 2,
-    # …plus the tag's id and the names for the title
-    "/feed.xml?tag=共同": G + 4,
+    # …plus the tag's id (the title's name is the first entry's)
+    "/feed.xml?tag=共同": G + 3,
     # tags with counts
     "/tags/": G + 1,
     # sources with counts
