@@ -14,10 +14,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
 from django.utils import timezone
 
 from aitop.days import day_start
 from feed.models import Item, ItemQuerySet
+from feed.sql import values_converted
 
 # What a card, its cache key and the stories' hooks read of an item and its source.
 # Not the article's body, which a feed's full text makes the biggest column by
@@ -137,19 +140,25 @@ def stream_page(
 def neighbour_days(
     queryset: ItemQuerySet, *, day: datetime.date
 ) -> tuple[datetime.date | None, datetime.date | None]:
-    """The nearest older and newer days than `day` that have items (two index reads)."""
+    """The nearest older and newer days than `day` that have items (two index reads, one query).
+
+    Each side is the ORM's own one-row statement (filters, visibility and
+    all); they are sent as the two columns of one SELECT, so a day page asks
+    once where it asked twice.
+    """
     start, end = day_start(day), day_start(day + datetime.timedelta(days=1))
-    older = queryset.before(start).newest_first().values_list("published_at", flat=True).first()
-    newer = (
-        queryset.filter(published_at__gte=end)
-        .order_by("published_at", "id")
-        .values_list("published_at", flat=True)
-        .first()
-    )
-    return (
-        timezone.localdate(older) if older else None,
-        timezone.localdate(newer) if newer else None,
-    )
+    older = queryset.before(start).newest_first().values("published_at")[:1]
+    newer = queryset.filter(published_at__gte=end).order_by("published_at", "id")
+    newer = newer.values("published_at")[:1]
+    try:
+        older_sql, older_params = older.query.sql_with_params()
+        newer_sql, newer_params = newer.query.sql_with_params()
+    except EmptyResultSet:
+        return None, None  # filtered to nothing (an unknown tag): no query at all
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(f"SELECT ({older_sql}), ({newer_sql})", [*older_params, *newer_params])
+        moments = values_converted(Item, ("published_at", "published_at"), list(cursor.fetchone()))
+    return tuple(timezone.localdate(moment) if moment else None for moment in moments)
 
 
 def on_day(queryset: ItemQuerySet, *, day: datetime.date) -> ItemQuerySet:

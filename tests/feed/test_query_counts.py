@@ -23,8 +23,13 @@ QUERIES = {
     "/?tag=共同&source=src-0&kind=paper": G + 4,
     # no card (so neither tags nor stories to read), the tags' ids, their names, the source's
     "/?tag=共同&source=src-0&kind=tweet": G + 4,
-    # cards, their tags, their stories' sources, older day, newer day
-    "/days/2026-06-18/": G + 5,
+    # cards, their tags, their stories' sources, the older and newer days (one query)
+    "/days/2026-06-18/": G + 4,
+    # the same with filters: the tags' ids too
+    "/days/2026-06-18/?tag=共同&kind=paper": G + 5,
+    # and with no card for the chips: the tags' names (an unknown tag: nothing to look for)
+    "/days/2026-06-18/?tag=共同&kind=tweet": G + 4,
+    "/days/2026-06-18/?tag=nope": G + 2,
     # the item, its tags, its story's sources, tag weights, related items
     "item": G + 5,
     # items, their tags

@@ -198,6 +198,22 @@ def test_a_day_permalink_shows_that_day_only_with_its_neighbours(client, clock):
     assert '<a class="pager-older-day" href="/days/2026-06-12/">6月12日 →</a>' in html
 
 
+def test_a_days_neighbours_are_days_a_reader_can_see_under_the_filters(client, clock):
+    make_item(title="visible paper", kind="paper", published_at=at(6, 15))
+    make_item(title="older blog", kind="blog", published_at=at(6, 13))
+    make_item(title="older draft", kind="paper", status="draft", published_at=at(6, 12))
+    make_item(title="oldest paper", kind="paper", published_at=at(6, 10))
+    make_item(title="newer rejected", kind="paper", status="rejected", published_at=at(6, 16))
+
+    html = client.get("/days/2026-06-15/?kind=paper").text
+    alone = client.get("/days/2026-06-10/?kind=paper").text
+
+    assert '<a class="pager-older-day" href="/days/2026-06-10/?kind=paper">6月10日 →</a>' in html
+    assert "← 6月" not in html  # nothing newer that a reader may see
+    assert "pager-older-day" not in alone
+    assert '<a href="/days/2026-06-15/?kind=paper">← 6月15日</a>' in alone
+
+
 def test_a_day_permalink_keeps_the_filters(client, clock):
     make_item(title="paper", kind="paper", published_at=at(6, 15))
     make_item(title="blog", kind="blog", published_at=at(6, 15, 10))
