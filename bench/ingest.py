@@ -413,6 +413,11 @@ class CPUUse:
         now = _database_cpu_seconds()
         self.database = now - database if now is not None and database is not None else None
 
+    @property
+    def total(self) -> float:
+        """Every CPU second the run cost: workers and readers, feed servers, database server."""
+        return self.children + self.servers + (self.database or 0.0)
+
 
 def median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
@@ -428,7 +433,7 @@ def side_by_side(
     print(f"\n{title}")
     print(
         f"   {'who':<28}{'wall (median)':>14}{'min–max':>16}{'items':>8}{'entries/s':>11}"
-        f"   CPU s (median): {'its own':>7}{'servers':>8}{'database':>9}"
+        f"   CPU s (median): {'its own':>7}{'servers':>8}{'database':>9}{'cores busy':>12}"
     )
     walls: dict[str, list[float]] = {}
     cpu: dict[str, list[CPUUse]] = {}
@@ -463,8 +468,37 @@ def side_by_side(
             f"{'':>19}{median([use.children for use in uses]):>7.2f}"
             f"{median([use.servers for use in uses]):>8.2f}"
             f"{(f'{median(database):.2f}' if database else '–'):>9}"
+            f"{_cores_busy(label, uses, values):>12}"
         )
+    print(scaling_ceiling(walls, cpu))
     cleanup()
+
+
+def _cores_busy(label: str, uses: list["CPUUse"], walls: list[float]) -> str:
+    """Cores kept busy on average; not for the running worker, whose CPU includes its start."""
+    if label.endswith("running"):
+        return "–"
+    return f"{median([use.total / wall for use, wall in zip(uses, walls, strict=True)]):.2f}"
+
+
+def scaling_ceiling(walls: dict[str, list[float]], cpu: dict[str, list["CPUUse"]]) -> str:
+    """What the machine's cores allow two workers at best, from one worker's CPU and wall time.
+
+    Whatever the code, two workers cannot take less time than all the CPU
+    one worker's run needed (the worker, its readers, the feed servers and
+    the database) spread over every core: so one worker's wall time over
+    that is the largest speed-up a second worker can show on this machine.
+    """
+    label = "AITOP, 1 worker"
+    if label not in walls:
+        return ""
+    wall = median(walls[label])
+    needed = median([use.total for use in cpu[label]])
+    cores = os.cpu_count() or 1
+    return (
+        f"   1 worker needs {needed:.2f} CPU s in {wall:.2f} s: on {cores} cores 2 workers"
+        f" take at least {needed / cores:.2f} s, at most {wall / (needed / cores):.2f}× faster"
+    )
 
 
 def _newsboat_wall(urls: list[str], threads: int, stored: dict, label: str) -> float:
