@@ -54,6 +54,8 @@ class Result:
     alone_ms: float
     # CPU seconds per request of the server's processes (bench/cpu.py); None off Linux.
     cpu: object = None
+    # The hello world measured just before and after this row's runs (`beside`).
+    ceiling: "Run | None" = None
 
 
 def environment(args) -> dict[str, str]:
@@ -213,10 +215,13 @@ class Run:
     cpu: object = None  # per request, filled in by `measure`
 
 
-def wrk(args, url: str, headers: dict | None = None, *, many_callers: bool = False) -> Run:
-    """Load `url` for `--duration` seconds."""
+def wrk(
+    args, url: str, headers: dict | None = None, *, many_callers: bool = False, duration=None
+) -> Run:
+    """Load `url` for `duration` seconds (`--duration` unless given)."""
     # wrk's own timeout is 2 s: a slower answer would vanish from the latencies.
-    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s"]
+    seconds = duration or args.duration
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s"]
     command += ["--timeout", "30s"]
     if many_callers or "/api/" in url:
         command += ["--script", str(MANY_CALLERS)]
@@ -236,9 +241,23 @@ def wrk(args, url: str, headers: dict | None = None, *, many_callers: bool = Fal
 
 
 def measure(
-    args, server: Server, label: str, path: str, headers=None, after=None, many_callers=False
+    args,
+    server: Server,
+    label: str,
+    path: str,
+    headers=None,
+    after=None,
+    many_callers=False,
+    beside=False,
 ) -> Result:
-    """Prime the page, read its query count, then load it with wrk."""
+    """Prime the page, read its query count, then load it with wrk.
+
+    With `beside`, a short run of the hello world goes before each of the
+    row's runs and after the last, and the row keeps their median as its own
+    ceiling: this shared machine's hello world moved by a third within one
+    state (2,498 → 3,418 req/s, 4,134 → 2,696 on 7 December), and a row
+    measured against the state's first and last ceiling moved with it.
+    """
     timings = []
     for _ in range(3):
         started = time.perf_counter()
@@ -254,23 +273,55 @@ def measure(
     url = server.base + quote(path, safe="/?=&%:")
     from bench.cpu import server_cpu
 
-    # The run with the median rate, of `--repeat` runs one after the other.
-    runs = []
-    for _ in range(args.repeat):
+    def timed(url: str, **options) -> Run:
         before = server_cpu(server.process.pid)
-        run = wrk(args, url, headers, many_callers=many_callers)
+        run = wrk(args, url, **options)
         after_run = server_cpu(server.process.pid)
         if before is not None and after_run is not None and run.requests:
             run.cpu = (after_run - before).per(run.requests)
-        runs.append(run)
-    runs.sort(key=lambda run: run.rate)
-    run = runs[len(runs) // 2]
+        return run
+
+    def ceiling() -> Run:
+        # The requests a page's run left in the workers end first (cold pages: p99 up to 0.3 s).
+        time.sleep(CEILING_PAUSE_SECONDS)
+        return timed(server.base + HELLO, duration=CEILING_SECONDS)
+
+    # The run with the median rate, of `--repeat` runs one after the other.
+    runs = []
+    ceilings = []
+    for _ in range(args.repeat):
+        if beside:
+            ceilings.append(ceiling())
+        runs.append(timed(url, headers=headers, many_callers=many_callers))
+    if beside:
+        ceilings.append(ceiling())
+    run = median_run(runs)
     # The last priming request met warm caches (in the warm state): its time alone.
     # The ceiling is the hello world's rows with the plain client (`table`).
     shown = f"{path} (many callers)" if many_callers else path
     return Result(
-        label, shown, run.rate, run.p50, run.p99, queries, run.failed, timings[-1], run.cpu
+        label,
+        shown,
+        run.rate,
+        run.p50,
+        run.p99,
+        queries,
+        run.failed,
+        timings[-1],
+        run.cpu,
+        ceiling=median_run(ceilings) if ceilings else None,
     )
+
+
+# Seconds of each hello-world run beside a row (thousands of requests, enough for a
+# rate), after a pause for the row's last requests to end.
+CEILING_SECONDS = 2
+CEILING_PAUSE_SECONDS = 0.5
+
+
+def median_run(runs: list[Run]) -> Run:
+    """The run of median rate (the upper one of an even number)."""
+    return sorted(runs, key=lambda run: run.rate)[len(runs) // 2]
 
 
 _touch_lock = threading.Lock()
@@ -322,14 +373,18 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
         if toucher:
             toucher.start()
         for label, path in urls:
-            results.append(measure(args, server, label, path, after=touch if toucher else None))
+            results.append(
+                measure(args, server, label, path, after=touch if toucher else None, beside=True)
+            )
         # A reader's copy still current: the stream's, and the API list's (anonymous).
         for label, path in (("stream, 304", "/"), ("/api/v1/items/, 304", "/api/v1/items/")):
             if args.only and args.only not in label and path == "/api/v1/items/":
                 continue
             etag = get(server.base, path)[1].get("ETag")
             if etag and state != "change":
-                results.append(measure(args, server, label, path, {"If-None-Match": etag}))
+                results.append(
+                    measure(args, server, label, path, {"If-None-Match": etag}, beside=True)
+                )
         if toucher:
             toucher.halt.set()
             toucher.join()
@@ -347,32 +402,40 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
 
 
 def table(results: list[Result]) -> str:
-    """The state's rows, each against the mean of the hello world's runs (first and last).
+    """The state's rows, each against the hello world measured beside it.
 
-    Twice: by requests a second, and by the server's CPU per request (the
-    hello world's over the row's, bench/cpu.py).
+    A row's ratio is to the hello world's runs just before and after its own
+    (`measure(beside=True)`), by requests a second and by the server's CPU per
+    request (the hello world's over the row's, bench/cpu.py). The ratio to the
+    mean of the state's first and last hello world, the only one before stop
+    38, is given too.
     """
     hellos = [r for r in results if r.url == HELLO]
-    ceiling = sum(r.requests_per_second for r in hellos) / len(hellos)
+    state_ceiling = sum(r.requests_per_second for r in hellos) / len(hellos)
     hello_cpu = [r.cpu.total for r in hellos if r.cpu is not None]
-    cpu_ceiling = sum(hello_cpu) / len(hello_cpu) if hello_cpu else None
+    state_cpu = sum(hello_cpu) / len(hello_cpu) if hello_cpu else None
     lines = [
-        "| page | req/s | p50 ms | p99 ms | × hello world | SQL per request | errors "
+        "| page | req/s | p50 ms | p99 ms | hello world beside it, req/s | × hello world "
+        "| × the state's first and last hello world | SQL per request | errors "
         "| one request alone, ms | server CPU µs a request: web + Redis + PostgreSQL "
         "| × hello world by CPU |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
+        beside = r.ceiling.rate if r.ceiling else state_ceiling
+        beside_cpu = r.ceiling.cpu.total if r.ceiling and r.ceiling.cpu else state_cpu
         cpu = by_cpu = "–"
-        if r.cpu is not None and cpu_ceiling:
+        if r.cpu is not None and beside_cpu:
             cpu = (
                 f"{r.cpu.total * 1e6:,.0f} = {r.cpu.web * 1e6:,.0f} + "
                 f"{r.cpu.redis * 1e6:,.0f} + {r.cpu.postgres * 1e6:,.0f}"
             )
-            by_cpu = f"{cpu_ceiling / r.cpu.total:.0%}" if r.cpu.total > 0 else "–"
+            by_cpu = f"{beside_cpu / r.cpu.total:.0%}" if r.cpu.total > 0 else "–"
+        shown_beside = f"{r.ceiling.rate:,.0f}" if r.ceiling else "–"
         lines.append(
             f"| {r.page} | {r.requests_per_second:,.0f} | {r.p50_ms:.1f} | {r.p99_ms:.1f} | "
-            f"{r.requests_per_second / ceiling:.0%} | {r.queries} | {r.errors} | "
+            f"{shown_beside} | {r.requests_per_second / beside:.0%} | "
+            f"{r.requests_per_second / state_ceiling:.0%} | {r.queries} | {r.errors} | "
             f"{r.alone_ms:.0f} | {cpu} | {by_cpu} |"
         )
     return "\n".join(lines)
