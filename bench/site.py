@@ -297,7 +297,8 @@ def measure(
         ceilings.append(ceiling())
     run = median_run(runs)
     # The last priming request met warm caches (in the warm state): its time alone.
-    # The ceiling is the hello world's rows with the plain client (`table`).
+    # The ceiling is the plain client's hello world: beside the row, else the
+    # state's first and last rows (`table`).
     shown = f"{path} (many callers)" if many_callers else path
     return Result(
         label,
@@ -363,8 +364,9 @@ def run_state(args, env: dict, state: str, urls: list[tuple[str, str]]) -> list[
     toucher = Toucher(args.touch_interval) if state == "change" else None
     try:
         # Unrecorded: a new server's workers answer their first requests slower
-        # (imports, connections), which made the first ceiling of each state
-        # read 20-30 % below the last and every ratio of the state flatter.
+        # (imports, connections: the first ceiling of a state had a p99 of 152 ms
+        # and a lone request of 201 ms). The machine's own drift within a state
+        # is what `beside` measures around each row.
         wrk(args, server.base + HELLO)
         results = [measure(args, server, "hello world (ceiling)", HELLO)]
         # The API rows' client (every request from another address), against the

@@ -18,8 +18,8 @@ from feed.views.common import Filtered, filter_names, filtered_items, page_befor
 
 def _chip_names(filtered: Filtered, page: StreamPage) -> dict:
     """The names the chips of the active tag and source filters show (from the page's cards)."""
-    items = [item for day in page.days[:1] for item in day.items[:1]]
-    tag_names, source_name = filter_names(filtered.query, items=items)
+    first = page.days[0].items[:1] if page.days else []
+    tag_names, source_name = filter_names(filtered.query, items=first)
     return {"tag_names": tag_names, "source_name": source_name}
 
 
